@@ -1,0 +1,5 @@
+"""Allow ``python -m pgm``."""
+
+from pgm.cli import main
+
+main()

@@ -1,0 +1,172 @@
+"""Board layouts and coordinates for crossword games.
+
+Layouts are stored as data (one string per row, MAGPIE's legend) so that a new board is
+a new table, not new code. Squares are ``(row, col)`` pairs counted from 0.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+
+class Premium(str, enum.Enum):
+    NONE = ""
+    DL = "DL"
+    TL = "TL"
+    QL = "QL"
+    DW = "DW"
+    TW = "TW"
+    QW = "QW"
+
+    @property
+    def letter_multiplier(self) -> int:
+        return {"DL": 2, "TL": 3, "QL": 4}.get(self.value, 1)
+
+    @property
+    def word_multiplier(self) -> int:
+        return {"DW": 2, "TW": 3, "QW": 4}.get(self.value, 1)
+
+    @property
+    def description(self) -> str:
+        return {
+            "": "", "DL": "double letter", "TL": "triple letter", "QL": "quadruple letter",
+            "DW": "double word", "TW": "triple word", "QW": "quadruple word",
+        }[self.value]
+
+
+_LEGEND = {" ": Premium.NONE, "'": Premium.DL, '"': Premium.TL, "^": Premium.QL,
+           "-": Premium.DW, "=": Premium.TW, "~": Premium.QW}
+
+_STANDARD15 = (
+    "=  '   =   '  =",
+    " -   \"   \"   - ",
+    "  -   ' '   -  ",
+    "'  -   '   -  '",
+    "    -     -    ",
+    " \"   \"   \"   \" ",
+    "  '   ' '   '  ",
+    "=  '   -   '  =",
+    "  '   ' '   '  ",
+    " \"   \"   \"   \" ",
+    "    -     -    ",
+    "'  -   '   -  '",
+    "  -   ' '   -  ",
+    " -   \"   \"   - ",
+    "=  '   =   '  =",
+)
+
+_SUPER21 = (
+    "~  '   =  '  =   '  ~",
+    " -  \"   -   -   \"  - ",
+    "  -  ^   - -   ^  -  ",
+    "'  =  '   =   '  =  '",
+    " \"  -   \"   \"   -  \" ",
+    "  ^  -   ' '   -  ^  ",
+    "   '  -   '   -  '   ",
+    "=      -     -      =",
+    " -  \"   \"   \"   \"  - ",
+    "  -  '   ' '   '  -  ",
+    "'  =  '   -   '  =  '",
+    "  -  '   ' '   '  -  ",
+    " -  \"   \"   \"   \"  - ",
+    "=      -     -      =",
+    "   '  -   '   -  '   ",
+    "  ^  -   ' '   -  ^  ",
+    " \"  -   \"   \"   -  \" ",
+    "'  =  '   =   '  =  '",
+    "  -  ^   - -   ^  -  ",
+    " -  \"   -   -   \"  - ",
+    "~  '   =  '  =   '  ~",
+)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A square board's premium squares and its name in records and CGP."""
+
+    name: str
+    premiums: tuple[tuple[Premium, ...], ...]
+    bingo_bonus: int = 50
+
+    @property
+    def size(self) -> int:
+        return len(self.premiums)
+
+    @property
+    def center(self) -> tuple[int, int]:
+        return (self.size // 2, self.size // 2)
+
+    def premium(self, row: int, col: int) -> Premium:
+        return self.premiums[row][col]
+
+
+def _layout(name: str, rows: tuple[str, ...]) -> Layout:
+    return Layout(name, tuple(tuple(_LEGEND[c] for c in row) for row in rows))
+
+
+LAYOUTS = {
+    "CrosswordGame": _layout("CrosswordGame", _STANDARD15),
+    "SuperCrosswordGame": _layout("SuperCrosswordGame", _SUPER21),
+}
+_ALIASES = {"standard15": "CrosswordGame", "standard21": "SuperCrosswordGame",
+            "crosswordgame": "CrosswordGame", "supercrosswordgame": "SuperCrosswordGame",
+            "standard": "CrosswordGame", "super": "SuperCrosswordGame"}
+
+
+def get_layout(name: str) -> Layout | None:
+    key = _ALIASES.get(name.lower(), name)
+    return LAYOUTS.get(key)
+
+
+def column_name(col: int) -> str:
+    """A, B, ..., Z, AA, AB, ... (the CGP spec's "Excel column notation")."""
+    name = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        name = chr(ord("A") + rem) + name
+    return name
+
+
+def column_index(name: str) -> int:
+    index = 0
+    for char in name.upper():
+        index = index * 26 + (ord(char) - ord("A") + 1)
+    return index - 1
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a play starts and which way it runs."""
+
+    row: int
+    col: int
+    horizontal: bool
+
+    def square(self, offset: int) -> tuple[int, int]:
+        if self.horizontal:
+            return (self.row, self.col + offset)
+        return (self.row + offset, self.col)
+
+    def coordinate(self) -> str:
+        """``8D`` for across (row first), ``D8`` for down (column first)."""
+        if self.horizontal:
+            return f"{self.row + 1}{column_name(self.col)}"
+        return f"{column_name(self.col)}{self.row + 1}"
+
+
+_ROW_FIRST = re.compile(r"^(\d+)([A-Za-z]+)$")
+_COL_FIRST = re.compile(r"^([A-Za-z]+)(\d+)$")
+
+
+def parse_coordinate(text: str) -> Placement | None:
+    """Read ``8D``/``8d`` (across) or ``D8``/``d8`` (down); None when not a coordinate."""
+    match = _ROW_FIRST.match(text)
+    if match:
+        return Placement(int(match.group(1)) - 1, column_index(match.group(2)), True)
+    match = _COL_FIRST.match(text)
+    if match:
+        return Placement(int(match.group(2)) - 1, column_index(match.group(1)), False)
+    return None

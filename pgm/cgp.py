@@ -1,0 +1,275 @@
+"""CGP, the Crossword Game Position format: read positions and write them back.
+
+``BOARD RACKS SCORES ZEROS [OPCODES]`` on one line (``shared/specs/cgp-format.txt``).
+The reader collects problems as diagnostics naming the field; it never raises. The
+writer produces the form the reader reads back to the same position, with multi-letter
+tiles in brackets and opcodes in the order (and dash style) they were read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pgm.board import LAYOUTS, Layout, get_layout
+from pgm.diagnostics import Diagnostic, DiagnosticSink
+from pgm.tiles import (
+    BLANK,
+    DEFAULT_DISTRIBUTION,
+    Distribution,
+    TileCodec,
+    TileError,
+    distribution_for_lexicon,
+    get_distribution,
+    rack_label,
+)
+
+KNOWN_OPCODES = {"bb", "bdn", "cr", "etl", "gid", "ld", "lex", "lm", "mcnz", "ti", "tmr", "to",
+                 "var", "l1", "l2"}
+_INTEGER_OPCODES = {"bb", "etl", "mcnz", "ti", "to"}
+_CHALLENGE_RULES = {"single", "double", "triple", "void", "5pt", "10pt"}
+_INT = re.compile(r"^-?\d+$")
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    """Opcode without MAGPIE's leading dash (``lex``, ``ld``, ``lm``)."""
+    value: str
+    dashed: bool = False
+
+
+@dataclass(frozen=True)
+class CgpPosition:
+    """A position: the board, racks and scores in order of who moves next, and opcodes."""
+
+    cells: tuple[str, ...]
+    """Board labels row by row, ``""`` for empty."""
+    racks: tuple[tuple[str, ...], ...]
+    scores: tuple[int, ...]
+    zeros: int
+    operations: tuple[Operation, ...] = ()
+    layout: Layout = field(default_factory=lambda: LAYOUTS["CrosswordGame"])
+    distribution: Distribution = field(
+        default_factory=lambda: get_distribution(DEFAULT_DISTRIBUTION))
+
+    def operation(self, name: str) -> str | None:
+        return next((op.value for op in self.operations if op.name == name), None)
+
+    def rows(self) -> list[tuple[str, ...]]:
+        size = self.layout.size
+        return [self.cells[r * size:(r + 1) * size] for r in range(size)]
+
+
+@dataclass(frozen=True)
+class CgpResult:
+    position: CgpPosition | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+# ---------------------------------------------------------------------------------------
+# Writing
+
+
+def write_board(cells: tuple[str, ...], size: int) -> str:
+    rows = []
+    for r in range(size):
+        out, empty = [], 0
+        for label in cells[r * size:(r + 1) * size]:
+            if not label:
+                empty += 1
+                continue
+            if empty:
+                out.append(str(empty))
+                empty = 0
+            out.append(f"[{label}]" if len(label) > 1 else label)
+        if empty:
+            out.append(str(empty))
+        rows.append("".join(out))
+    return "/".join(rows)
+
+
+def write_rack(rack: tuple[str, ...] | None) -> str:
+    return "".join(f"[{t}]" if len(t) > 1 else t for t in (rack or ()) if t != "_")
+
+
+def write_cgp(position: CgpPosition) -> str:
+    fields = [
+        write_board(position.cells, position.layout.size),
+        "/".join(write_rack(rack) for rack in position.racks),
+        "/".join(str(s) for s in position.scores),
+        str(position.zeros),
+    ]
+    ops = " ".join(f"{'-' if op.dashed else ''}{op.name} {op.value};".replace(" ;", ";")
+                   for op in position.operations)
+    return " ".join(fields + ([ops] if ops else []))
+
+
+# ---------------------------------------------------------------------------------------
+# Reading
+
+
+def parse_cgp(text: str, path: str = "<cgp>", line: int = 1) -> CgpResult:
+    """Read one CGP string; ``line`` is where it stands in its file, for diagnostics."""
+    sink = DiagnosticSink(path)
+    position = _Reader(sink, line).read(text)
+    return CgpResult(position, tuple(sink.items))
+
+
+@dataclass
+class _Reader:
+    sink: DiagnosticSink
+    line: int
+
+    def error(self, message: str) -> None:
+        self.sink.error(self.line, message)
+
+    def read(self, text: str) -> CgpPosition | None:
+        parts = text.split(None, 4)
+        if len(parts) < 4:
+            self.error(f"a CGP needs 4 fields (board, racks, scores, consecutive zero turns); "
+                       f"found {len(parts)}")
+            return None
+        board, racks_text, scores_text, zeros_text = parts[:4]
+        operations = self._operations(parts[4] if len(parts) > 4 else "")
+        names = {op.name: op.value for op in operations}
+        dist = self._distribution(names)
+        rows = board.split("/")
+        layout = self._layout(names, len(rows))
+        codec = TileCodec(dist)
+        cells = self._board(rows, layout, codec)
+        scores = self._scores(scores_text)
+        racks = self._racks(racks_text, codec, len(scores) if scores else None)
+        zeros = self._zeros(zeros_text)
+        self._check_values(operations, len(racks or ()))
+        if cells is None or racks is None or scores is None or zeros is None:
+            return None
+        if not self._within_bag(cells, racks, dist):
+            return None
+        return CgpPosition(cells, racks, scores, zeros, tuple(operations), layout, dist)
+
+    def _operations(self, text: str) -> list[Operation]:
+        operations = []
+        for chunk in text.split(";"):
+            chunk = chunk.strip()
+            if not chunk:
+                continue
+            name, _, value = chunk.partition(" ")
+            dashed = name.startswith("-")
+            name = name.lstrip("-")
+            if name not in KNOWN_OPCODES:
+                self.sink.warning(self.line, f"unknown opcode {name!r} kept as it is")
+            operations.append(Operation(name, " ".join(value.split()), dashed))
+        return operations
+
+    def _distribution(self, ops: dict[str, str]) -> Distribution:
+        name = ops.get("ld")
+        if name:
+            try:
+                return get_distribution(name)
+            except KeyError:
+                self.error(f"opcode ld: unknown letter distribution {name!r}")
+        lexicon = ops.get("lex")
+        guessed = distribution_for_lexicon(lexicon) if lexicon else None
+        return get_distribution(guessed or DEFAULT_DISTRIBUTION)
+
+    def _layout(self, ops: dict[str, str], rows: int) -> Layout:
+        name = ops.get("bdn")
+        if name:
+            layout = get_layout(name)
+            if layout is not None:
+                return layout
+            self.sink.warning(self.line, f"opcode bdn: unknown board {name!r}; "
+                                         "the board is chosen by its size")
+        by_size = {layout.size: layout for layout in LAYOUTS.values()}
+        return by_size.get(rows, LAYOUTS["CrosswordGame"])
+
+    def _board(self, rows: list[str], layout: Layout, codec: TileCodec) -> tuple[str, ...] | None:
+        size = layout.size
+        if len(rows) != size:
+            self.error(f"board: {len(rows)} rows; expected {size}")
+            return None
+        cells: list[str] = []
+        for number, row in enumerate(rows, start=1):
+            squares = self._row(row, number, codec)
+            if squares is None:
+                return None
+            if len(squares) != size:
+                self.error(f"board row {number} ({row!r}) has {len(squares)} squares; "
+                           f"expected {size}")
+                return None
+            cells.extend(squares)
+        return tuple(cells)
+
+    def _row(self, row: str, number: int, codec: TileCodec) -> list[str] | None:
+        squares: list[str] = []
+        for token in re.findall(r"\d+|\[[^\]]*\]?|[^\d\[]+", row):
+            if token.isdigit():
+                squares.extend([""] * int(token))
+                continue
+            try:
+                squares.extend(codec.split(token))
+            except TileError as exc:
+                self.error(f"board row {number} ({row!r}): {exc}")
+                return None
+        return squares
+
+    def _racks(self, text: str, codec: TileCodec,
+               players: int | None) -> tuple[tuple[str, ...], ...] | None:
+        parts = text.split("/")
+        if len(parts) < 2 or (players is not None and len(parts) != players):
+            expected = players if players is not None else "at least 2"
+            self.error(f"racks: {len(parts)} racks ({text!r}); expected {expected}, "
+                       "one per player, separated by '/'")
+            return None
+        racks = []
+        for part in parts:
+            try:
+                labels = codec.split(part, allow=BLANK)
+            except TileError as exc:
+                self.error(f"racks: {part!r}: {exc}")
+                return None
+            racks.append(tuple(t if t == BLANK else t.upper() for t in labels))
+        return tuple(racks)
+
+    def _scores(self, text: str) -> tuple[int, ...] | None:
+        parts = text.split("/")
+        if not all(_INT.match(p) for p in parts):
+            self.error(f"scores: {text!r} is not numbers separated by '/'")
+            return None
+        if len(parts) < 2:
+            self.error(f"scores: {text!r} has {len(parts)} score; expected one per player")
+            return None
+        return tuple(int(p) for p in parts)
+
+    def _zeros(self, text: str) -> int | None:
+        if not text.isdigit():
+            self.error(f"consecutive zero turns: {text!r} is not a number")
+            return None
+        return int(text)
+
+    def _check_values(self, operations: list[Operation], players: int) -> None:
+        for op in operations:
+            if op.name in _INTEGER_OPCODES and not _INT.match(op.value):
+                self.error(f"opcode {op.name}: {op.value!r} is not a number")
+            elif op.name == "tmr":
+                timers = op.value.split("/")
+                if not all(_INT.match(t) for t in timers) or (players and len(timers) != players):
+                    self.error(f"opcode tmr: {op.value!r} should be one number of milliseconds "
+                               "per player, separated by '/'")
+            elif op.name == "cr" and op.value.lower() not in _CHALLENGE_RULES:
+                self.sink.warning(self.line, f"opcode cr: unknown challenge rule {op.value!r}")
+
+    def _within_bag(self, cells: tuple[str, ...], racks: tuple[tuple[str, ...], ...],
+                    dist: Distribution) -> bool:
+        bag = dist.full_bag()
+        on_board = Counter(rack_label(c) for c in cells if c)
+        on_racks = Counter(t for rack in racks for t in rack)
+        for label, count in sorted((on_board + on_racks).items()):
+            if count > bag[label]:
+                where = "board" if on_board[label] > bag[label] else "board and racks"
+                self.error(f"{count} {label!r} tiles on the {where}, but the {dist.name} set "
+                           f"has {bag[label]}")
+                return False
+        return True

@@ -1,0 +1,59 @@
+"""``pgm check``: replay records and report their diagnostics, as text or JSON.
+
+Each record format registers one reporter: a function from the file's bytes and its
+display path to the JSON object documented in README and the diagnostics behind it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pgm.diagnostics import Diagnostic, Severity
+
+Reporter = Callable[[bytes, str], tuple[dict[str, Any], list[Diagnostic]]]
+
+
+# The reporter per file extension, imported when first needed (check one format, load one).
+_REPORTERS = {".gcg": "pgm.crossword_report:crossword_report",
+              ".gn": "pgm.gungi_report:gungi_report"}
+
+
+def _reporter(extension: str) -> Reporter | None:
+    target = _REPORTERS.get(extension)
+    if target is None:
+        return None
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+
+
+def supported_extensions() -> list[str]:
+    return sorted(_REPORTERS)
+
+
+def check_file(path: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """Replay one record; a file that cannot be read is itself a diagnostic."""
+    display = str(path)
+    reporter = _reporter(path.suffix.lower())
+    if reporter is None:
+        known = ", ".join(supported_extensions())
+        diag = Diagnostic(display, 0, Severity.ERROR, f"unknown record type (expected {known})")
+        return _empty_report(display, diag), [diag]
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        diag = Diagnostic(display, 0, Severity.ERROR, f"cannot read file: {exc.strerror}")
+        return _empty_report(display, diag), [diag]
+    return reporter(data, display)
+
+
+def _empty_report(path: str, diag: Diagnostic) -> dict[str, Any]:
+    return {
+        "path": path,
+        "game": None,
+        "players": [],
+        "diagnostics": [diag.to_json()],
+        "events": [],
+    }

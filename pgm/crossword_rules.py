@@ -1,0 +1,123 @@
+"""Which board and tile set a crossword record is played with.
+
+Order of precedence: the record (``#tile-distribution``, ``#lexicon``, ``#board-layout``),
+then the event configuration, then English on the 15x15 board. A record that names no
+tile set but uses letters English lacks (a German game without ``#lexicon``) gets the
+first distribution whose alphabet fits, with a warning saying so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pgm.board import LAYOUTS, Layout, get_layout
+from pgm.diagnostics import DiagnosticSink
+from pgm.gcg import GcgRecord
+from pgm.tiles import (
+    BLANK,
+    DEFAULT_DISTRIBUTION,
+    UNKNOWN,
+    Distribution,
+    TileCodec,
+    TileError,
+    distribution_for_lexicon,
+    distribution_names,
+    get_distribution,
+)
+
+KNOWN_GAME_TYPES = {"classic", "crosswordgame", "scrabble", "wordsmog"}
+_INFERENCE_ORDER = ("english", "german", "french", "spanish", "catalan", "polish", "dutch",
+                    "norwegian", "swedish", "slovene")
+
+
+@dataclass(frozen=True)
+class Rules:
+    distribution: Distribution
+    layout: Layout
+    lexicon: str
+    codec: TileCodec
+    orientation: str = "numbered-rows"
+
+
+def choose_rules(record: GcgRecord, sink: DiagnosticSink, *, distribution: str | None = None,
+                 board: str | None = None, lexicon: str | None = None) -> Rules:
+    line = _pragma_line(record)
+    layout = _layout(record, sink, line, board)
+    lexicon_name = record.lexicon or lexicon or ""
+    dist = _distribution(record, sink, line, lexicon_name, distribution)
+    if layout.size > 15 and not dist.name.endswith("_super"):
+        super_name = dist.name + "_super"
+        if super_name in distribution_names():
+            dist = get_distribution(super_name)
+    declared = tuple(upper for upper, _lower in record.tile_declarations)
+    game_type = record.pragmas.get("game-type", "")
+    if game_type and game_type.lower() not in KNOWN_GAME_TYPES:
+        sink.warning(line, f"#game-type {game_type} is not supported; "
+                           "the game is replayed as a classic crossword game")
+    return Rules(dist, layout, lexicon_name, TileCodec(dist, declared),
+                 record.pragmas.get("orientation", "numbered-rows"))
+
+
+def _pragma_line(record: GcgRecord) -> int:
+    return record.events[0].line if record.events else 1
+
+
+def _layout(record: GcgRecord, sink: DiagnosticSink, line: int, default: str | None) -> Layout:
+    for name, source in ((record.pragmas.get("board-layout"), "#board-layout"),
+                         (default, "the event configuration")):
+        if not name:
+            continue
+        layout = get_layout(name)
+        if layout is not None:
+            return layout
+        sink.warning(line, f"board {name!r} from {source} is unknown "
+                           f"(known: {', '.join(LAYOUTS)})")
+    return LAYOUTS["CrosswordGame"]
+
+
+def _distribution(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: str,
+                  default: str | None) -> Distribution:
+    named = record.pragmas.get("tile-distribution")
+    if named:
+        try:
+            return get_distribution(named)
+        except KeyError:
+            sink.warning(line, f"#tile-distribution {named!r} is unknown "
+                               f"(known: {', '.join(distribution_names())})")
+    from_lexicon = distribution_for_lexicon(lexicon) if lexicon else None
+    if from_lexicon:
+        return get_distribution(from_lexicon)
+    if default:
+        try:
+            return get_distribution(default)
+        except KeyError:
+            sink.warning(line, f"distribution {default!r} from the event configuration is "
+                               "unknown")
+    return _infer(record, sink, line, lexicon)
+
+
+def _infer(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: str) -> Distribution:
+    english = get_distribution(DEFAULT_DISTRIBUTION)
+    if _fits(record, english):
+        return english
+    for name in _INFERENCE_ORDER[1:]:
+        dist = get_distribution(name)
+        if _fits(record, dist):
+            named = f"lexicon {lexicon!r} does not name a tile set" if lexicon else \
+                "no #lexicon or #tile-distribution"
+            sink.warning(line, f"{named}; the letters played fit the {name} set, "
+                               "which is used (set 'distribution' in event.yaml to choose)")
+            return dist
+    return english
+
+
+def _fits(record: GcgRecord, dist: Distribution) -> bool:
+    codec = TileCodec(dist, tuple(upper for upper, _ in record.tile_declarations))
+    try:
+        for event in record.events:
+            codec.split(event.word, allow=".")
+            if event.rack.upper() != "UNKNOWN":
+                codec.split(event.rack, allow=BLANK + UNKNOWN + ".")
+    except TileError:
+        return False
+    return True

@@ -1,0 +1,69 @@
+"""Problems found in input files, reported with the file and line they come from.
+
+Parsers and replayers never raise on bad input: they collect ``Diagnostic`` values so
+that one broken record is reported precisely while everything else keeps working.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Severity(str, enum.Enum):
+    """How bad a problem is: errors stop a replay or a build, warnings do not."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem at one place in one input file."""
+
+    path: str
+    """The file, as the user named it."""
+    line: int
+    """1-based line number; 0 when the problem concerns the whole file."""
+    severity: Severity
+    message: str
+    column: int | None = None
+    """1-based column when the reader knows it."""
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}"
+        if self.column is not None:
+            where += f":{self.column}"
+        return f"{where}: {self.severity}: {self.message}"
+
+    def to_json(self) -> dict[str, object]:
+        """The form ``pgm check --json`` prints."""
+        data: dict[str, object] = {
+            "line": self.line,
+            "severity": self.severity.value,
+            "message": self.message,
+        }
+        if self.column is not None:
+            data["column"] = self.column
+        return data
+
+
+class DiagnosticSink:
+    """Collects diagnostics for one file; readers hold one and add to it as they go."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.items: list[Diagnostic] = []
+
+    def error(self, line: int, message: str, column: int | None = None) -> None:
+        self.items.append(Diagnostic(self.path, line, Severity.ERROR, message, column))
+
+    def warning(self, line: int, message: str, column: int | None = None) -> None:
+        self.items.append(Diagnostic(self.path, line, Severity.WARNING, message, column))
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.items)

@@ -1,0 +1,197 @@
+"""Letter distributions and the tile alphabet: which tiles exist, what they score.
+
+A tile is written as a *label*: ``A`` for a real tile, ``a`` for a blank designated as
+A, ``?`` for an undesignated blank on a rack and ``_`` for a rack tile nobody knows.
+Multi-character tiles keep their letters (``L·L``, ``CH``); brackets (``[CH]``) are only
+notation and are stripped when a string is split into tiles.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+BLANK = "?"
+UNKNOWN = "_"
+DEFAULT_DISTRIBUTION = "english"
+
+
+class TileError(ValueError):
+    """A tile string that cannot be split into tiles of the alphabet."""
+
+
+@dataclass(frozen=True)
+class TileInfo:
+    count: int
+    points: int
+    vowel: bool
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """One language's bag: tile counts, point values and vowel flags."""
+
+    name: str
+    tiles: dict[str, TileInfo]
+    """Real tiles by upper-case label; the blank is ``?``."""
+    bracket_only: frozenset[str] = field(default_factory=frozenset)
+    """Multi-letter tiles that must be written in brackets (Spanish ``[CH]``), because
+    their letters are tiles of their own too."""
+
+    @property
+    def total(self) -> int:
+        return sum(info.count for info in self.tiles.values())
+
+    def points(self, label: str) -> int:
+        """Face value of a tile on the board or a rack; blanks (lower case, ``?``) are 0."""
+        if label in (BLANK, UNKNOWN) or is_blank(label):
+            return 0
+        info = self.tiles.get(label)
+        return info.points if info else 0
+
+    def is_vowel(self, label: str) -> bool:
+        info = self.tiles.get(label)
+        return bool(info and info.vowel)
+
+    def full_bag(self) -> Counter[str]:
+        return Counter({label: info.count for label, info in self.tiles.items()})
+
+    @property
+    def multi_letter_labels(self) -> tuple[str, ...]:
+        return tuple(label for label in self.tiles if len(label) > 1)
+
+
+def is_blank(label: str) -> bool:
+    """A designated blank on the board is written in lower case."""
+    return label != label.upper()
+
+
+def rack_label(label: str) -> str:
+    """The label a board tile had on the rack: ``?`` for any blank."""
+    return BLANK if is_blank(label) else label
+
+
+@cache
+def _distribution_rows() -> dict[str, list[dict[str, str]]]:
+    text = resources.files("pgm").joinpath("data/letter_distributions.tsv").read_text("utf-8")
+    rows: dict[str, list[dict[str, str]]] = {}
+    for row in csv.DictReader(text.splitlines(), delimiter="\t"):
+        rows.setdefault(row["distribution"], []).append(row)
+    return rows
+
+
+def distribution_names() -> list[str]:
+    return sorted(_distribution_rows())
+
+
+@cache
+def get_distribution(name: str) -> Distribution:
+    """Look a distribution up by name (case-insensitive); KeyError if unknown."""
+    rows = _distribution_rows().get(name.lower())
+    if rows is None:
+        raise KeyError(name)
+    tiles: dict[str, TileInfo] = {}
+    bracket_only: set[str] = set()
+    for row in rows:
+        label = row["tile"]
+        if label.startswith("[") and label.endswith("]"):
+            label = label[1:-1]
+            bracket_only.add(label)
+        tiles[label] = TileInfo(int(row["count"]), int(row["points"]), row["vowel"] == "1")
+    return Distribution(name.lower(), tiles, frozenset(bracket_only))
+
+
+# Lexicon name prefixes and the distribution they imply (longest prefix first).
+_LEXICON_PREFIXES = (
+    ("america", "english"), ("nswl", "english"), ("ospd", "english"), ("ecwl", "english"),
+    ("nwl", "english"), ("twl", "english"), ("owl", "english"), ("csw", "english"),
+    ("cel", "english"), ("osw", "english"), ("iwi", "english"), ("sowpods", "english"),
+    ("osps", "polish"), ("nsf", "norwegian"), ("fra", "french"), ("ods", "french"),
+    ("deutsch", "german"), ("cgl", "german"), ("rd", "german"), ("disc", "catalan"),
+    ("fise", "spanish"), ("file", "spanish"), ("dsw", "dutch"), ("slv", "slovene"),
+    ("saol", "swedish"),
+)
+
+
+def distribution_for_lexicon(lexicon: str) -> str | None:
+    """The distribution a lexicon name implies, as word-golib guesses it; None if unknown."""
+    lowered = lexicon.lower()
+    if lowered in ("ods", "ods2", "ods3", "ods4", "ods5"):
+        # The GCG spec lists ODS (the North American Official Dictionary) as English;
+        # the French ODS lexica are written ODS6 and up.
+        return "english"
+    for prefix, name in _LEXICON_PREFIXES:
+        if lowered.startswith(prefix):
+            return name
+    return None
+
+
+@dataclass(frozen=True)
+class TileCodec:
+    """Splits tile strings into labels for one alphabet.
+
+    Longest match left to right without backtracking, as the GCG spec prescribes, over
+    the multi-letter tiles declared by ``#tile`` pragmas and those of the distribution;
+    ``[..]`` always groups one tile and ``|`` separates tiles when present.
+    """
+
+    distribution: Distribution
+    declared: tuple[str, ...] = ()
+    """Upper-case forms of tiles declared with ``#tile``."""
+
+    @property
+    def _greedy(self) -> list[str]:
+        labels = set(self.declared)
+        labels.update(t for t in self.distribution.multi_letter_labels
+                      if t not in self.distribution.bracket_only)
+        return sorted(labels, key=len, reverse=True)
+
+    def split(self, text: str, *, allow: str = "") -> list[str]:
+        """Split ``text`` into tile labels, keeping case; ``allow`` lists extra one-char
+        symbols accepted as tiles (``.`` for played-through, ``?`` and ``_`` on racks)."""
+        if "|" in text:
+            parts = [p for p in text.split("|") if p]
+            return [self._check(self._unbracket(p), allow) for p in parts]
+        labels: list[str] = []
+        greedy = self._greedy
+        i = 0
+        while i < len(text):
+            if text[i] == "[":
+                end = text.find("]", i)
+                if end < 0:
+                    raise TileError(f"unclosed '[' in {text!r}")
+                labels.append(self._check(text[i + 1:end], allow))
+                i = end + 1
+                continue
+            match = next((t for t in greedy if text[i:i + len(t)].upper() == t), None)
+            if match:
+                labels.append(text[i:i + len(match)])
+                i += len(match)
+            else:
+                labels.append(self._check(text[i], allow))
+                i += 1
+        return labels
+
+    @staticmethod
+    def _unbracket(part: str) -> str:
+        return part[1:-1] if part.startswith("[") and part.endswith("]") else part
+
+    def _check(self, label: str, allow: str) -> str:
+        if label in allow:
+            return label
+        if label.upper() not in self.distribution.tiles or label == BLANK:
+            raise TileError(f"{label!r} is not a tile of the {self.distribution.name} set")
+        return label
+
+    def write(self, labels: list[str] | tuple[str, ...]) -> str:
+        """Join labels into a string that splits back into the same labels."""
+        out = []
+        for label in labels:
+            upper = label.upper()
+            needs_brackets = len(label) > 1 and (
+                upper in self.distribution.bracket_only or upper not in self._greedy)
+            out.append(f"[{label}]" if needs_brackets else label)
+        return "".join(out)
