@@ -260,7 +260,9 @@ class _Replay:
     def _withdrawal(self, turn: Turn, before: Position) -> Turn:
         event = turn.event
         phoney = self.turns[-1] if self.turns else None
-        if phoney is None or phoney.event.kind is not EventKind.PLAY or phoney.player != turn.player:
+        is_own_play = (phoney is not None and phoney.event.kind is EventKind.PLAY
+                       and phoney.player == turn.player)
+        if phoney is None or not is_own_play:
             self.sink.warning(event.line, f"'--' withdraws a play, but the previous event is not "
                                           f"a play by {event.nick}; the board is left as it is")
             return replace(turn, position=before)

@@ -49,13 +49,29 @@ def choose_rules(record: GcgRecord, sink: DiagnosticSink, *, distribution: str |
         super_name = dist.name + "_super"
         if super_name in distribution_names():
             dist = get_distribution(super_name)
-    declared = tuple(upper for upper, _lower in record.tile_declarations)
+    declared = _declared_tiles(record, sink, dist)
     game_type = record.pragmas.get("game-type", "")
     if game_type and game_type.lower() not in KNOWN_GAME_TYPES:
         sink.warning(line, f"#game-type {game_type} is not supported; "
                            "the game is replayed as a classic crossword game")
     return Rules(dist, layout, lexicon_name, TileCodec(dist, declared),
                  record.pragmas.get("orientation", "numbered-rows"))
+
+
+def _declared_tiles(record: GcgRecord, sink: DiagnosticSink, dist: Distribution) -> tuple[str, ...]:
+    """``#tile`` declarations that name tiles of the set; others are reported and ignored."""
+    declared = []
+    for upper, _lower in record.tile_declarations:
+        if upper.strip("[]").upper() in dist.tiles:
+            declared.append(upper.strip("[]").upper())
+        else:
+            sink.warning(_tile_pragma_line(record, upper),
+                         f"#tile {upper}: the {dist.name} set has no such tile")
+    return tuple(declared)
+
+
+def _tile_pragma_line(record: GcgRecord, upper: str) -> int:
+    return dict(record.tile_lines).get(upper, 1)
 
 
 def _pragma_line(record: GcgRecord) -> int:

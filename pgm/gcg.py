@@ -91,6 +91,8 @@ class GcgRecord:
     game_notes: tuple[Note, ...] = ()
     """Notes written before the first event."""
     tile_declarations: tuple[tuple[str, str], ...] = ()
+    tile_lines: tuple[tuple[str, int], ...] = ()
+    """Line of each ``#tile`` pragma, by its upper-case form."""
     incomplete_rack: str | None = None
     """The ``#incomplete`` rack (``""`` when the pragma has no rack), None without it."""
     initial_racks: tuple[tuple[int, str, int], ...] = ()
@@ -235,11 +237,15 @@ def _split_rack(tokens: list[str]) -> tuple[list[str], list[str]]:
 def _tail(kind: EventKind, rack: list[str], rest: list[str],
           fields: dict[str, object]) -> dict[str, object]:
     """Read the score and cumulative that end every event; keep what follows them."""
+    if len(rest) < 2 and kind is EventKind.PLAY:
+        raise _EventSyntaxError("a play needs a rack, a coordinate, a word, a score and a "
+                                "total, e.g. '>Ann: AEINRST 8D RETAINS +66 66'")
     if len(rest) < 2:
         raise _EventSyntaxError(
             f"{kind.value.replace('_', ' ')} needs a score and a cumulative total at the end")
     fields.update(kind=kind, rack=rack[0] if rack else "",
-                  score=_score(rest[0], "a score"), cumulative=_score(rest[1], "a cumulative total"),
+                  score=_score(rest[0], "a score"),
+                  cumulative=_score(rest[1], "a cumulative total"),
                   extra=" ".join(rest[2:]))
     return fields
 
@@ -259,6 +265,7 @@ class _Reader:
     descriptions: list[str] = field(default_factory=list)
     game_notes: list[Note] = field(default_factory=list)
     tiles: list[tuple[str, str]] = field(default_factory=list)
+    tile_lines: list[tuple[str, int]] = field(default_factory=list)
     initial_racks: list[tuple[int, str, int]] = field(default_factory=list)
     incomplete: str | None = None
     open_note: bool = False
@@ -384,6 +391,7 @@ class _Reader:
                                     "e.g. '#tile L·L l·l'")
             return
         self.tiles.append((parts[0], parts[1]))
+        self.tile_lines.append((parts[0], number))
 
     def _encoding(self, number: int, value: str) -> None:
         if number != 1:
@@ -460,6 +468,7 @@ def parse_gcg(data: bytes, path: str) -> GcgRecord:
         description="\n".join(reader.descriptions),
         game_notes=tuple(reader.game_notes),
         tile_declarations=tuple(reader.tiles),
+        tile_lines=tuple(reader.tile_lines),
         incomplete_rack=reader.incomplete,
         initial_racks=tuple(reader.initial_racks),
         encoding=encoding,

@@ -113,7 +113,7 @@ def _word_through(cells: Cells, size: int, row: int, col: int,
                   horizontal: bool) -> list[tuple[int, int]]:
     """The squares of the contiguous run of tiles through (row, col) in one direction."""
     dr, dc = (0, 1) if horizontal else (1, 0)
-    while 0 <= row - dr and 0 <= col - dc and cells[(row - dr) * size + col - dc]:
+    while row - dr >= 0 and col - dc >= 0 and cells[(row - dr) * size + col - dc]:
         row, col = row - dr, col - dc
     squares = []
     while row < size and col < size and cells[row * size + col]:

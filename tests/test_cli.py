@@ -1,0 +1,74 @@
+"""``pgm check`` as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+from conftest import CORPUS
+
+from pgm.cli import main
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_check_prints_located_diagnostics_and_fails_on_errors(tmp_path) -> None:
+    bad = tmp_path / "bad.gcg"
+    bad.write_bytes(b"#player1 a a\n#player2 b b\n>a: ZA 8G ZA +22 22\n>b: QI 8G QI +11 33\n")
+    result = run("check", str(bad))
+    assert result.exit_code == 1
+    assert result.output == (f"{bad}:4: error: cannot place 8G QI: G8 already holds 'Z', "
+                             "the play has 'Q' there\n")
+
+
+def test_check_passes_clean_files_with_warnings() -> None:
+    path = CORPUS / "gcg/liwords__r20_peter.gcg"
+    result = run("check", str(path))
+    assert result.exit_code == 0
+    assert result.output == (f"{path}:19: warning: N1 BRUnCH..Y is recorded as +115, but the "
+                             "board scores it +113\n")
+
+
+def test_check_json_has_the_documented_keys() -> None:
+    path = CORPUS / "gcg/MAGPIE-DATA__success_standard.gcg"
+    result = run("check", "--json", str(path))
+    assert result.exit_code == 0
+    [report] = json.loads(result.output)
+    assert report["path"] == str(path) and report["game"] == "crossword"
+    assert report["players"] == ["HastyBot", "RightBehindYou"]
+    assert report["diagnostics"] == []
+    assert report["final_scores"] == [516, 358]
+    first = report["events"][1]
+    assert {k: first[k] for k in ("line", "player", "kind", "stated_score", "computed_score",
+                                  "cumulative")} == {
+        "line": 13, "player": "RightBehindYou", "kind": "play", "stated_score": 22,
+        "computed_score": 22, "cumulative": [0, 22]}
+    assert first["cgp"].startswith("15/15/15/15/15/15/15/6ZA7/15/15/15/15/15/15/15 ")
+    assert report["events"][0]["kind"] == "exchange"
+    assert report["events"][0]["computed_score"] is None
+
+
+def test_check_json_with_several_files_and_a_missing_one(tmp_path) -> None:
+    missing = tmp_path / "nope.gcg"
+    result = run("check", "--json", str(CORPUS / "gcg/macondo__vs_andy.gcg"), str(missing))
+    assert result.exit_code == 1
+    reports = json.loads(result.output)
+    assert [r["path"] for r in reports] == [str(CORPUS / "gcg/macondo__vs_andy.gcg"), str(missing)]
+    assert reports[1]["diagnostics"][0]["message"].startswith("cannot read file")
+
+
+def test_unknown_extension_is_an_error(tmp_path) -> None:
+    other = tmp_path / "notes.txt"
+    other.write_text("hello")
+    result = run("check", str(other))
+    assert result.exit_code == 1 and "unknown record type" in result.output
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    done = subprocess.run([sys.executable, "-m", "pgm", "--version"], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.startswith("pgm, version ")

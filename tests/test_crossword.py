@@ -1,0 +1,209 @@
+"""Replay rules, each on a small record written for the purpose."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from conftest import CORPUS, gcg_bytes
+
+from pgm.cgp import write_board
+from pgm.crossword import replay
+from pgm.crossword_model import unseen_tiles, vowel_consonant_counts
+from pgm.gcg import parse_gcg
+
+
+def play(text: str, **defaults: str):
+    return replay(parse_gcg(gcg_bytes(text), "t.gcg"), **defaults)
+
+
+def square(game, index: int, name: str) -> str:
+    """The label on a square like 'H8' after turns[index]."""
+    col = ord(name[0]) - ord("A")
+    row = int(name[1:]) - 1
+    size = game.rules.layout.size
+    return game.turns[index].position.cells[row * size + col]
+
+
+def messages(game) -> list[str]:
+    return [f"{d.line}: {d.severity}: {d.message}" for d in game.diagnostics]
+
+
+HEAD = "#player1 a a\n#player2 b b\n"
+
+
+def test_premiums_blank_and_bingo() -> None:
+    game = play(HEAD + ">a: AENRST? 8D RETAiNS +64 64\n")
+    turn = game.turns[0]
+    # D8 is a double letter, H8 the double word centre; the blank scores 0.
+    assert turn.computed_score == (2 * 1 + 1 + 1 + 1 + 0 + 1 + 1) * 2 + 50 == 64
+    assert square(game, 0, "H8") == "i"
+    assert turn.words == ("RETAiNS",)
+    assert messages(game) == []
+
+
+def test_cross_words_are_scored() -> None:
+    game = play(HEAD + ">a: ZA 8G ZA +22 22\n>b: AB 9G AB +21 21\n")
+    # AB on row 9 forms the cross-words ZA (column G) and AB (column H):
+    # AB = 1x2 (G9 double letter) + 3; ZA = 10 + 1x2; AB down = 1 + 3.
+    assert game.turns[1].words == ("AB", "ZA", "AB")
+    assert game.turns[1].computed_score == 5 + 12 + 4 == game.turns[1].event.score
+    assert messages(game) == []
+
+
+def test_score_mismatch_is_a_warning_and_recorded_figures_are_kept() -> None:
+    game = play(HEAD + ">a: ZA 8G ZA +25 25\n>b: AB 9G AB +21 21\n")
+    assert messages(game) == ["3: warning: 8G ZA is recorded as +25, but the board scores it +22"]
+    assert game.final.scores == (25, 21)
+
+
+def test_cumulative_mismatch_names_both_numbers() -> None:
+    game = play(HEAD + ">a: ZA 8G ZA +22 23\n")
+    assert messages(game) == ["3: warning: cumulative score is 23, but 0 +22 = 22"]
+    assert game.final.scores == (23, 0)
+
+
+def test_played_through_tiles_as_dots_or_letters() -> None:
+    dots = play(HEAD + ">a: ZA 8G ZA +22 22\n>b: EL G7 E.L +14 14\n")
+    letters = play(HEAD + ">a: ZA 8G ZA +22 22\n>b: EL G7 EZL +14 14\n")
+    for game in (dots, letters):
+        assert [t.label for t in game.turns[1].placed] == ["E", "L"]
+        assert game.turns[1].computed_score == 14 and messages(game) == []
+    wrong = play(HEAD + ">a: ZA 8G ZA +22 22\n>b: EL G7 EQL +14 14\n")
+    assert messages(wrong) == ["4: error: cannot place G7 EQL: G8 already holds 'Z', the play "
+                               "has 'Q' there"]
+
+
+def test_occupied_square_stops_the_replay_and_keeps_earlier_positions() -> None:
+    game = play(HEAD + ">a: ZA 8G ZA +22 22\n>b: QI 8G QI +11 11\n>a: X 9G X +1 23\n")
+    assert messages(game) == [
+        "4: error: cannot place 8G QI: G8 already holds 'Z', the play has 'Q' there"]
+    assert game.stopped_at == 4
+    assert len(game.turns) == 1 and square(game, 0, "G8") == "Z"
+
+
+def test_off_the_board_and_missing_through_tile_are_errors() -> None:
+    off = play(HEAD + ">a: ABCDEF 8L ABCDEF +1 1\n")
+    assert "runs off the board" in messages(off)[0] and off.turns == ()
+    dot = play(HEAD + ">a: AB 8G A.B +5 5\n")
+    assert messages(dot) == ["3: error: cannot place 8G A.B: '.' marks a played-through tile "
+                             "at H8, but that square is empty"]
+
+
+def test_phoney_withdrawal_restores_board_and_counts_as_scoreless() -> None:
+    game = play(HEAD + """>a: ZA 8G ZA +22 22
+>b: QXZ 9F QXZ +40 40
+>b: QXZ -- -40 0
+>a: T 8I T +3 25
+""")
+    withdrawn = game.turns[1]
+    assert withdrawn.withdrawn and square(game, 1, "F9") == "Q"
+    assert square(game, 2, "F9") == "" and game.turns[2].removed == withdrawn.placed
+    assert game.turns[2].position.scoreless_turns == 1
+    assert game.turns[2].position.to_move == 0
+    assert game.final.scores == (25, 0)
+
+
+def test_six_scoreless_turns_end_the_game_then_racks_are_penalised() -> None:
+    game = replay(parse_gcg((CORPUS / "gcg/liwords__combined_low_scoring.gcg").read_bytes(), "c"))
+    zeros = [t.position.scoreless_turns for t in game.turns]
+    assert max(zeros) == 6 and game.complete
+    assert game.final.scores == (-6, -16)
+
+
+def test_going_out_ends_the_game_and_end_rack_points_are_checked() -> None:
+    game = replay(parse_gcg((CORPUS / "gcg/macondo__doug_v_emely.gcg").read_bytes(), "d"))
+    out = [t for t in game.turns if t.position.game_over][0]
+    assert out.event.kind.value == "play" and out.position.bag == 0
+    assert game.complete and game.final.scores == (451, 345)
+    bad = play(HEAD + ">a: ZA 8G ZA +22 22\n>a: (QI) +30 52\n")
+    assert "2: " not in " ".join(messages(bad))
+    assert "4: warning: (QI) is worth 11: expected +22 (twice the rack), recorded +30" in \
+        messages(bad)
+
+
+def test_international_end_of_game_is_accepted() -> None:
+    game = replay(parse_gcg((CORPUS / "gcg/quackle__fivepoint.gcg").read_bytes(), "f"))
+    assert not [m for m in messages(game) if "worth" in m]
+    assert game.final.scores == (360, 452) or game.final.scores == (452, 360)
+
+
+def test_out_of_turn_move_is_reported() -> None:
+    game = play(HEAD + ">a: ZA 8G ZA +22 22\n>a: T 8G ..T +12 34\n")
+    assert messages(game) == ["4: warning: a moves out of turn: it was b's turn"]
+
+
+def test_unknown_nickname_stops_with_an_error() -> None:
+    game = play(HEAD + ">c: ZA 8G ZA +22 22\n")
+    assert messages(game) == ["3: error: no player has the nickname 'c' (players: a, b)"]
+
+
+def test_played_tiles_must_be_on_the_rack() -> None:
+    game = play(HEAD + ">a: ABC 8G ZA +22 22\n")
+    assert messages(game) == ["3: warning: played tiles Z are not on the rack ABC"]
+
+
+def test_racks_known_from_the_record_and_unseen_tiles() -> None:
+    game = play(HEAD + ">a: AEIOUZT 8G ZA +22 22\n>b: BCDFGHJ 9F BE +0 0\n")
+    first = game.turns[0].position
+    assert first.to_move == 1
+    assert first.racks == (("B", "C", "D", "F", "G", "H", "J"), None) or \
+        first.racks[1] == ("B", "C", "D", "F", "G", "H", "J")
+    unseen = unseen_tiles(game.rules, first)
+    full = game.rules.distribution.full_bag()
+    assert unseen == full - Counter("ZA") - Counter("BCDFGHJ")
+    vowels, consonants, blanks = vowel_consonant_counts(game.rules, unseen)
+    assert blanks == 2 and vowels + consonants + blanks == sum(unseen.values())
+    assert first.bag == 100 - 14 - 2
+
+
+def test_rack_pragmas_give_the_racks_of_a_game_in_progress() -> None:
+    game = play(HEAD + ">a: ZA 8G ZA +22 22\n#rack1 QUIRE\n#rack2 ABCDEFG\n")
+    assert game.final.racks == (("Q", "U", "I", "R", "E"), tuple("ABCDEFG"))
+    assert not game.complete
+
+
+def test_multi_letter_tiles_by_pragma_bar_and_brackets() -> None:
+    catalan = play("#tile-distribution catalan\n" + HEAD + ">a: AL·LQU 8G AL·LA +0 0\n")
+    assert [t.label for t in catalan.turns[0].placed] == ["A", "L·L", "A"]
+    # L·L is worth 10 on the double-word centre... A(1) on G8, L·L(10) on H8, A(1) on I8.
+    assert catalan.turns[0].computed_score == (1 + 10 + 1) * 2
+    spanish = play("#tile-distribution spanish\n" + HEAD + ">a: CHO 8G [CH]O +0 0\n")
+    assert [t.label for t in spanish.turns[0].placed] == ["CH", "O"]
+    bars = play("#tile-distribution spanish\n" + HEAD + ">a: CHO 8G |[CH]|O| +0 0\n")
+    assert [t.label for t in bars.turns[0].placed] == ["CH", "O"]
+    declared = play("#tile QU qu\n" + HEAD + ">a: QUI 8G QUI +24 24\n")
+    assert [t.label for t in declared.turns[0].placed] == ["Q", "U", "I"]
+    assert messages(declared)[0] == "1: warning: #tile QU: the english set has no such tile"
+
+
+def test_distribution_from_lexicon_and_from_config() -> None:
+    french = play("#lexicon FRA20\n" + HEAD + ">a: KA 8G KA +22 22\n")
+    assert french.rules.distribution.name == "french"
+    assert french.turns[0].computed_score == (10 + 1) * 2
+    configured = play(HEAD + ">a: KA 8G KA +22 22\n", distribution="french")
+    assert configured.rules.distribution.name == "french"
+    assert configured.diagnostics == ()
+
+
+def test_super_board_scores_on_its_own_layout() -> None:
+    game = play("#board-layout SuperCrosswordGame\n" + HEAD + ">a: ZA 11J ZA +22 22\n")
+    assert game.rules.layout.size == 21
+    assert game.rules.distribution.name == "english_super"
+    assert game.turns[0].computed_score == 22  # K11 is the double-word centre
+
+
+def test_lettered_rows_orientation_is_kept_for_rendering() -> None:
+    game = replay(parse_gcg((CORPUS / "gcg-nonexact/scrabscrap__nu19_johannes-stefan.gcg")
+                            .read_bytes(), "j"))
+    assert game.rules.orientation == "lettered-rows"
+    assert game.rules.distribution.name == "german"
+
+
+def test_cgp_of_each_position_round_trips_the_board() -> None:
+    game = replay(parse_gcg((CORPUS / "gcg/macondo__noah_vs_peter.gcg").read_bytes(), "n"))
+    text = game.cgp(12)
+    assert text.split()[0] == write_board(game.turns[12].position.cells, 15)
+    # MAGPIE's NOAH_VS_PETER_CGP is the board after 13 events.
+    assert text.split()[0] == ("15/9O5/7GIP5/7H1E3T1/7E5E1/5CUTTY3EF/7T6O/7OR4UP/7SEMINAL1/"
+                               "4AX2S4V1/2DILUTION3AE/8L5V/8D5I/8e5T/8R5E")
+    assert " lm " in text

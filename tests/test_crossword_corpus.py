@@ -1,0 +1,147 @@
+"""Replay every real record of the shared corpus and hold it to what is known about it.
+
+* every play scores on the board what was recorded, except the recording errors the
+  MANIFEST lists, which must each be reported at their line with both numbers;
+* the board after N events equals the snapshots another program asserts;
+* every deliberately broken record yields a located diagnostic and no crash.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS
+
+from pgm.cgp import write_board
+from pgm.crossword import replay
+from pgm.diagnostics import Severity
+from pgm.gcg import EventKind, parse_gcg
+
+VALID = sorted((CORPUS / "gcg").glob("*.gcg")) + sorted((CORPUS / "gcg-nonexact").glob("*.gcg"))
+INVALID = sorted((CORPUS / "gcg-invalid").glob("*.gcg"))
+
+
+def _manifest() -> dict[str, dict[str, str]]:
+    with (CORPUS / "MANIFEST.tsv").open(encoding="utf-8") as handle:
+        return {row["filename"]: row for row in csv.DictReader(handle, delimiter="\t")}
+
+
+MANIFEST = _manifest()
+_SCORE_ODDITY = re.compile(r"ev(\d+) (\S+) (\S+): stated \+(-?\d+), computed (-?\d+)")
+
+
+def known_score_errors(name: str) -> dict[int, tuple[str, int, int]]:
+    """Event number -> (word, stated, computed) for the recording errors MANIFEST lists."""
+    oddities = MANIFEST[name]["oddities"]
+    part = oddities.split("board-score != stated:", 1)
+    if len(part) < 2:
+        return {}
+    found = _SCORE_ODDITY.findall(part[1].split("||")[0])
+    return {int(n): (word, int(stated), int(computed)) for n, _pos, word, stated, computed in found}
+
+
+def load(path: Path):
+    return replay(parse_gcg(path.read_bytes(), path.name))
+
+
+def test_the_corpus_is_there() -> None:
+    assert len(VALID) == 72 and len(INVALID) == 25
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.name)
+def test_every_play_scores_as_recorded_except_known_errors(path: Path) -> None:
+    game = load(path)
+    expected_errors = known_score_errors(path.name)
+    assert game.stopped_at is None
+    assert not [d for d in game.diagnostics if d.severity is Severity.ERROR]
+    plays = [t for t in game.turns if t.event.kind is EventKind.PLAY]
+    assert plays or MANIFEST[path.name]["complete"] == "no-events"
+    for turn in plays:
+        if turn.number in expected_errors:
+            word, stated, computed = expected_errors[turn.number]
+            assert (turn.event.word, turn.event.score, turn.computed_score) == (
+                word, stated, computed)
+            warnings = [d for d in game.diagnostics if d.line == turn.event.line]
+            assert any(f"{stated:+d}" in d.message and f"{computed:+d}" in d.message
+                       for d in warnings), warnings
+        else:
+            assert turn.computed_score == turn.event.score, turn.event.text
+
+
+def test_known_errors_were_found_in_the_manifest() -> None:
+    """Guard the parsing of MANIFEST: the two documented mis-scored plays are there."""
+    assert known_score_errors("liwords__r20_peter.gcg") == {15: ("BRUnCH..Y", 115, 113)}
+    assert known_score_errors("scrabscrap__nu19_johannes-stefan.gcg") == {
+        15: ("NEUENDER", 66, 104)}
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.name)
+def test_final_scores_are_the_recorded_ones(path: Path) -> None:
+    game = load(path)
+    stated = MANIFEST[path.name]["final_stated_scores"]
+    for entry in stated.split(";"):
+        nick_part, _, score = entry.rpartition("=")
+        if not score.lstrip("-").isdigit():
+            continue
+        nicks = [p.nick for p in game.record.players]
+        nick = nick_part if nick_part in nicks else nick_part.split("(")[0]
+        seats = [i for i, p in enumerate(game.record.players) if p.nick == nick]
+        assert any(game.final.scores[s] == int(score) for s in seats), (nick, score)
+
+
+def _snapshots() -> list[tuple[str, int, str]]:
+    rows = []
+    with (CORPUS / "cgp/gcg_replay_snapshots.tsv").open(encoding="utf-8") as handle:
+        for row in csv.reader(handle, delimiter="\t"):
+            if row[0] == "corpus_file":
+                continue
+            rows.append((row[0], int(row[1]) if row[1] != "end" else -1, row[2]))
+    return rows
+
+
+SNAPSHOTS = _snapshots()
+
+
+@pytest.mark.parametrize("relative,events,expected", SNAPSHOTS,
+                         ids=[f"{r}@{n}" for r, n, _ in SNAPSHOTS])
+def test_board_after_n_events_matches_snapshot(relative: str, events: int, expected: str) -> None:
+    game = load(CORPUS / relative)
+    # The snapshot program clamps N to the number of events.
+    position = game.final if events < 0 or events >= len(game.turns) else \
+        game.position_before(events)
+    board, racks, scores, zeros = expected.split()[:4]
+    assert write_board(position.cells, game.rules.layout.size) == board
+    seat = position.to_move if position.to_move is not None else 0
+    ordered = [position.scores[(seat + k) % 2] for k in range(2)]
+    assert "/".join(map(str, ordered)) == scores
+    assert position.scoreless_turns == int(zeros)
+
+
+def test_snapshots_cover_many_positions() -> None:
+    assert len(SNAPSHOTS) >= 30
+
+
+@pytest.mark.parametrize("path", INVALID, ids=lambda p: p.name)
+def test_broken_records_give_located_diagnostics(path: Path) -> None:
+    game = load(path)
+    located = [d for d in game.diagnostics if d.line > 0 and d.message]
+    assert located, f"{path.name}: no diagnostic"
+    assert all(str(d).startswith(f"{path.name}:{d.line}: ") for d in located)
+
+
+@pytest.mark.parametrize("name", ["macondo__vs_andy", "macondo__doug_v_emely"])
+def test_words_formed_agree_with_another_program(name: str) -> None:
+    golden = json.loads((CORPUS / f"expected/{name}.json").read_text(encoding="utf-8"))
+    game = load(CORPUS / f"gcg/{name}.gcg")
+    plays = [t for t in game.turns if t.event.kind is EventKind.PLAY]
+    theirs = [e for e in golden["events"] if "words_formed" in e]
+    assert len(theirs) == len(plays)
+    for ours, other in zip(plays, theirs, strict=True):
+        expected = sorted(w.upper() for w in other["words_formed"])
+        assert sorted(w.upper() for w in ours.words) == expected
+        assert ours.computed_score == other["score"]
+    assert list(game.final.scores) == golden["final_scores"]

@@ -1,0 +1,203 @@
+"""The GCG reader: what real files contain, one quirk per test."""
+
+from __future__ import annotations
+
+from conftest import CORPUS, gcg_bytes
+
+from pgm.gcg import EventKind, parse_gcg
+
+
+def parse(text: str):
+    return parse_gcg(gcg_bytes(text), "t.gcg")
+
+
+def messages(record) -> list[str]:
+    return [f"{d.line}: {d.severity}: {d.message}" for d in record.diagnostics]
+
+
+BASIC = """
+#player1 Ann Ann Example
+#player2 Bob Bob Example
+>Ann: AEINRST 8D RETAINS +66 66
+>Bob: EIOU -EIOU +0 0
+"""
+
+
+def test_players_and_events_with_line_numbers() -> None:
+    record = parse(BASIC)
+    assert [(p.nick, p.name) for p in record.players] == [("Ann", "Ann Example"),
+                                                          ("Bob", "Bob Example")]
+    assert [(e.line, e.kind, e.nick) for e in record.events] == [
+        (3, EventKind.PLAY, "Ann"), (4, EventKind.EXCHANGE, "Bob")]
+    play = record.events[0]
+    assert (play.rack, play.position, play.word, play.score, play.cumulative) == (
+        "AEINRST", "8D", "RETAINS", 66, 66)
+    assert record.diagnostics == ()
+
+
+def test_any_line_terminator_gives_the_same_lines() -> None:
+    lf = gcg_bytes(BASIC)
+    for variant in (lf.replace(b"\n", b"\r\n"), lf.replace(b"\n", b"\r")):
+        record = parse_gcg(variant, "t.gcg")
+        assert [e.line for e in record.events] == [3, 4]
+        assert record.events[1].tiles == "EIOU"
+
+
+def test_every_event_kind() -> None:
+    record = parse("""
+        #player1 a a
+        #player2 b b
+        >a: ?ABCDEF 8H BAD +12 12
+        >b: GHI - +0 0
+        >a: ABCDEF -ABC +0 12
+        >b: XYZ -3 +0 0
+        >a: ABCD H8 B.ED +20 32
+        >a: ABCD -- -20 12
+        >b: QRS (challenge) +5 5
+        >a: (QRS) +24 36
+        >b: QRS (QRS) -12 -7
+        >b: QRS (time) -10 -17
+    """)
+    kinds = [e.kind for e in record.events]
+    assert kinds == [EventKind.PLAY, EventKind.PASS, EventKind.EXCHANGE, EventKind.EXCHANGE,
+                     EventKind.PLAY, EventKind.WITHDRAWAL, EventKind.CHALLENGE_BONUS,
+                     EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY,
+                     EventKind.TIME_PENALTY]
+    assert record.events[3].exchange_count == 3
+    assert record.events[7].tiles == "QRS"
+    assert record.events[8].score == -12 and record.events[8].cumulative == -7
+    assert record.diagnostics == ()
+
+
+def test_unknown_exchanged_tiles_and_empty_racks() -> None:
+    record = parse("""
+        #player1 a a
+        #player2 b b
+        >a: AB__ -A__ +0 0
+        >b:  (challenge) +5 5
+        >b:  (time) -10 -5
+    """)
+    assert record.events[0].tiles == "A__"
+    assert record.events[1].rack == "" and record.events[1].score == 5
+    assert record.events[2].rack == "" and record.events[2].score == -10
+
+
+def test_quackle_columns_lowercase_coordinates_and_padding() -> None:
+    record = parse_gcg((CORPUS / "gcg/quackle__boys1.gcg").read_bytes(), "boys1.gcg")
+    third = record.events[2]
+    assert (third.rack, third.position, third.word, third.score, third.cumulative) == (
+        "BEDGMNP", "7e", "BEDIM", 26, 66)
+    assert third.extra == "BE, ET, DO"
+    assert record.incomplete_rack == ""
+    assert record.title == "2006 Human vs. Computer Showdown Round 1"
+
+
+def test_multi_line_note_joins_continuation_lines() -> None:
+    record = parse_gcg((CORPUS / "gcg/MAGPIE-DATA__success_standard.gcg").read_bytes(), "s")
+    noted = [e for e in record.events if e.notes]
+    assert noted[0].notes[0].text == "this\nis\na\nmultiline\nnote"
+    assert noted[1].notes[0].text == "single line note"
+
+
+def test_several_notes_on_one_event_and_comment_pragma() -> None:
+    record = parse("""
+        #player1 a a
+        #player2 b b
+        >a: ABC 8H CAB +14 14
+        #note first
+        #note second
+        #comment date="2006-06-02"; text="hello"
+    """)
+    notes = record.events[0].notes
+    assert [(n.kind, n.text) for n in notes] == [
+        ("note", "first"), ("note", "second"), ("comment", 'date="2006-06-02"; text="hello"')]
+
+
+def test_latin1_by_default_and_utf8_when_declared() -> None:
+    latin = parse_gcg((CORPUS / "gcg/macondo__name_iso8859-1.gcg").read_bytes(), "l")
+    assert latin.players[0].nick == "césar"
+    utf8 = parse_gcg((CORPUS / "gcg/macondo__name_utf8_with_header.gcg").read_bytes(), "u")
+    assert utf8.players[0].nick == "césar" and utf8.encoding == "utf-8"
+
+
+def test_utf8_without_header_is_read_as_utf8_with_a_warning() -> None:
+    record = parse_gcg((CORPUS / "gcg/MAGPIE-DATA__name_utf8_noheader.gcg").read_bytes(), "n")
+    assert record.players[0].nick == "césar"
+    assert messages(record) == [
+        "1: warning: no '#character-encoding UTF-8' line, but the file is UTF-8: read as "
+        "UTF-8 (the GCG default is ISO-8859-1)"]
+
+
+def test_unsupported_or_misplaced_encoding_is_an_error() -> None:
+    record = parse_gcg(
+        (CORPUS / "gcg-invalid/macondo__name_weird_encoding_with_header.gcg").read_bytes(), "w")
+    assert messages(record)[0].startswith("1: error: unsupported character encoding 'ISO8859-6'")
+    late = parse("#player1 a a\n#character-encoding UTF-8\n")
+    assert messages(late) == ["2: error: #character-encoding must be the first line of the "
+                              "file; ignored here"]
+
+
+def test_nicknames_with_odd_characters_and_digits() -> None:
+    record = parse("""
+        #player1 Josh#%^()&& Josh
+        #player2 1 One
+        >Josh#%^()&&: ABC 8H CAB +14 14
+        >1: DEF 9H FED +20 20
+    """)
+    assert [e.nick for e in record.events] == ["Josh#%^()&&", "1"]
+    assert record.diagnostics == ()
+
+
+def test_more_than_two_players() -> None:
+    record = parse_gcg((CORPUS / "gcg/quackle__multiplayer-crash.gcg").read_bytes(), "m")
+    assert [p.nick for p in record.players] == [
+        "Mark_Ogden", "Chappy", "Nicole_Gorham", "Daniel_Southam"]
+
+
+def test_obsolete_pragmas_point_to_the_event_config() -> None:
+    record = parse("#player1 a a\n#player2 b b\n#htarget http://x/\n#style wsc2001\n")
+    assert messages(record) == [
+        "3: warning: #htarget is obsolete and ignored: set base_url in event.yaml instead",
+        "4: warning: #style is obsolete and ignored: set theme or css in event.yaml instead"]
+
+
+def test_header_pragmas_are_kept() -> None:
+    record = parse_gcg((CORPUS / "gcg/MAGPIE-DATA__success_standard.gcg").read_bytes(), "s")
+    assert record.pragmas["lexicon"] == "CSW21"
+    assert record.pragmas["board-layout"] == "standard15"
+    assert record.pragmas["tile-distribution"] == "english"
+    assert record.pragmas["id"] == "io.woogles p6QRjJHG"
+    assert record.description == "Created with Macondo"
+
+
+def test_tile_pragma_is_recorded() -> None:
+    record = parse("#tile L·L l·l\n#player1 a a\n#player2 b b\n")
+    assert record.tile_declarations == (("L·L", "l·l"),)
+
+
+def test_garbage_lines_are_errors_naming_the_line() -> None:
+    record = parse("""
+        #player1 a a
+        #player2 b b
+        this is not gcg
+        >a: ABC 8H
+        >a ABC 8H CAB +14 14
+    """)
+    assert messages(record) == [
+        "3: error: expected a pragma ('#...') or an event ('>nick: ...'), found "
+        "'this is not gcg'",
+        "4: error: expected a coordinate and a word (play), '-' (pass), '-TILES' (exchange), "
+        "'--' (withdrawal), '(challenge)', '(time)' or '(TILES)' in '>a: ABC 8H'",
+        "5: error: event line must start with '>nickname:' followed by a space",
+    ]
+
+
+def test_player_pragma_after_events_is_an_error() -> None:
+    record = parse("#player1 a a\n>a: ABC 8H CAB +14 14\n#player2 b b\n")
+    assert "3: error: #player2 must come before the first event" in messages(record)
+
+
+def test_note_before_first_event_belongs_to_the_game() -> None:
+    record = parse("#player1 a a\n#player2 b b\n#note Round 6\n>a: ABC 8H CAB +14 14\n")
+    assert record.game_notes[0].text == "Round 6"
+    assert record.events[0].notes == ()
