@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from pgm import __version__
+from pgm.build import BuildError, BuildOptions, BuildResult, build as build_site
 from pgm.check import check_file
 from pgm.diagnostics import Severity
 
@@ -40,3 +41,55 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
         json.dump(reports, sys.stdout, ensure_ascii=False, indent=1)
         click.echo()
     sys.exit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("event_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.option("-o", "--out", type=click.Path(path_type=Path),
+              help="Output folder (default EVENT_DIR/_site). pgm replaces it only if pgm "
+                   "made it, and never the event folder, a folder holding records or .git.")
+@click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
+@click.option("--base-url", help="Public address of the site: adds canonical links and "
+                                 "sitemap.xml (overrides base_url in event.yaml).")
+@click.option("--quiet", is_flag=True, help="Print only problems and failures.")
+def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
+          quiet: bool) -> None:
+    """Build the static site of the event in EVENT_DIR."""
+    show_bar = not quiet and sys.stderr.isatty()
+    try:
+        result = build_site(BuildOptions(event_dir, out, strict, base_url),
+                            progress=_progress_bar if show_bar else None)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        _close_bar()
+    for diagnostic in result.diagnostics:
+        click.echo(str(diagnostic), err=True)
+    if not quiet or result.failed(strict):
+        click.echo(_summary(result), err=True)
+    sys.exit(1 if result.failed(strict) else 0)
+
+
+def _summary(result: BuildResult) -> str:
+    lines = [f"Built {result.games} game{'s' if result.games != 1 else ''}, "
+             f"{result.pages} pages in {result.seconds:.2f} s: {result.errors} error(s), "
+             f"{result.warnings} warning(s). Open {result.out / 'index.html'}"]
+    if result.broken_games:
+        lines.append("Games with errors (rendered up to the problem): " +
+                     ", ".join(result.broken_games))
+    return "\n".join(lines)
+
+
+_bar: list[object] = []
+
+
+def _progress_bar(total: int):  # type: ignore[no-untyped-def]
+    bar = click.progressbar(length=total, label="Replaying records", file=sys.stderr)
+    bar.__enter__()
+    _bar.append(bar)
+    return bar.update
+
+
+def _close_bar() -> None:
+    while _bar:
+        _bar.pop().__exit__(None, None, None)  # type: ignore[attr-defined]

@@ -1,0 +1,247 @@
+"""Per-event configuration: ``event.yaml`` at the event root and overlays in subfolders.
+
+It replaces the obsolete GCG pragmas ``#htarget`` (``base_url``), ``#ltarget`` (the
+output layout) and ``#style`` (``theme``, ``css``, ``theme_dir``). A subfolder's
+``event.yaml`` overrides the game keys for the records below it, as pgm.pl's
+``config.txt`` files did; command-line options override both.
+
+Problems are collected, not raised: an unknown key is a warning naming the key and the
+file; a value of the wrong type is an error naming key, file and line.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pgm.diagnostics import Diagnostic, DiagnosticSink
+
+CONFIG_NAME = "event.yaml"
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """Keys that may differ per game: set at the root, in a subfolder, or per glob."""
+
+    division: str | None = None
+    round: str | None = None
+    table: str | None = None
+    title: str | None = None
+    draft: bool = False
+    """Leave the game out of the site."""
+    live: bool | None = None
+    """Mark a game in progress (None: decided by the record)."""
+    lexicon: str | None = None
+    distribution: str | None = None
+    board: str | None = None
+    orientation: str | None = None
+
+
+@dataclass(frozen=True)
+class EventConfig:
+    """Keys that belong to the event as a whole (root ``event.yaml`` only)."""
+
+    title: str = "Games"
+    description: str = ""
+    base_url: str | None = None
+    theme: str = "default"
+    css: tuple[str, ...] = ()
+    """Extra stylesheets, relative to the event folder, linked after the built-in one."""
+    theme_dir: str | None = None
+    spoiler_free: bool = False
+    allow_html: bool = False
+    live_poll_seconds: int = 5
+    defaults: GameSettings = field(default_factory=GameSettings)
+
+
+_GAME_KEYS: dict[str, type] = {
+    "division": str, "round": str, "table": str, "title": str, "draft": bool, "live": bool,
+    "lexicon": str, "distribution": str, "board": str, "orientation": str,
+}
+_EVENT_KEYS: dict[str, type] = {
+    "title": str, "description": str, "base_url": str, "theme": str, "css": list,
+    "theme_dir": str, "spoiler_free": bool, "allow_html": bool, "live_poll_seconds": int,
+}
+_ORIENTATIONS = ("numbered-rows", "lettered-rows")
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """One ``event.yaml``: its folder, its game keys and its per-glob overrides."""
+
+    folder: Path
+    settings: dict[str, Any]
+    games: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+
+@dataclass
+class ConfigSet:
+    """Every ``event.yaml`` of an event, ready to answer "what applies to this record"."""
+
+    root: Path
+    event: EventConfig
+    overlays: list[Overlay]
+    diagnostics: list[Diagnostic]
+
+    def settings_for(self, record: Path) -> GameSettings:
+        """Root defaults, then each enclosing folder's overlay, then matching globs."""
+        values: dict[str, Any] = {}
+        for overlay in sorted(self.overlays, key=lambda o: len(o.folder.parts)):
+            if overlay.folder == record.parent or overlay.folder in record.parents:
+                values.update(overlay.settings)
+                relative = record.relative_to(overlay.folder).as_posix()
+                for pattern, override in overlay.games:
+                    if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(record.name, pattern):
+                        values.update(override)
+        return replace(GameSettings(), **values)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity.value == "error" for d in self.diagnostics)
+
+
+def load_configs(root: Path, folders: list[Path], overrides: dict[str, Any] | None = None
+                 ) -> ConfigSet:
+    """Read ``event.yaml`` in ``root`` and in each of ``folders`` that has one."""
+    diagnostics: list[Diagnostic] = []
+    overlays: list[Overlay] = []
+    event_values: dict[str, Any] = {}
+    for folder in [root] + [f for f in folders if f != root]:
+        path = folder / CONFIG_NAME
+        if not path.is_file():
+            continue
+        sink = DiagnosticSink(str(path))
+        entries = _read_yaml(path, sink)
+        overlay, event_part = _split_entries(entries, folder == root, sink)
+        overlays.append(Overlay(folder, overlay[0], overlay[1]))
+        if folder == root:
+            event_values = event_part
+        diagnostics.extend(sink.items)
+    event_values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    event = _event_config(event_values)
+    return ConfigSet(root, event, overlays, diagnostics)
+
+
+def _event_config(values: dict[str, Any]) -> EventConfig:
+    if "css" in values:
+        values["css"] = tuple(str(v) for v in values["css"])
+    known = {f.name for f in fields(EventConfig)}
+    return EventConfig(**{k: v for k, v in values.items() if k in known})
+
+
+# ---------------------------------------------------------------------------------------
+# YAML with line numbers
+
+
+def _read_yaml(path: Path, sink: DiagnosticSink) -> list[tuple[str, Any, int]]:
+    """Top-level (key, value, line) entries; syntax errors become diagnostics."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        sink.error(0, f"cannot read the configuration: {exc}")
+        return []
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else 0
+        problem = getattr(exc, "problem", None) or str(exc)
+        sink.error(line, f"YAML syntax error: {problem}")
+        return []
+    if node is None:
+        return []
+    if not isinstance(node, yaml.MappingNode):
+        sink.error(node.start_mark.line + 1, "the configuration must be a mapping of keys "
+                                             "to values (key: value)")
+        return []
+    return [(str(key.value), _value(value, sink), key.start_mark.line + 1)
+            for key, value in node.value]
+
+
+def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:
+    try:
+        return yaml.safe_load(yaml.serialize(node))
+    except yaml.YAMLError as exc:
+        sink.error(node.start_mark.line + 1, f"YAML value error: {exc}")
+        return None
+
+
+def _split_entries(entries: list[tuple[str, Any, int]], is_root: bool, sink: DiagnosticSink
+                   ) -> tuple[tuple[dict[str, Any], tuple[tuple[str, dict[str, Any]], ...]],
+                              dict[str, Any]]:
+    game: dict[str, Any] = {}
+    event: dict[str, Any] = {}
+    globs: tuple[tuple[str, dict[str, Any]], ...] = ()
+    for key, value, line in entries:
+        if key == "games":
+            globs = _games(value, line, sink)
+        elif key in _GAME_KEYS and (key != "title" or not is_root):
+            _typed(game, key, value, _GAME_KEYS[key], line, sink)
+            if key == "orientation" and game.get(key) not in (None, *_ORIENTATIONS):
+                sink.error(line, f"key 'orientation' must be one of {', '.join(_ORIENTATIONS)}")
+                del game[key]
+        elif key in _EVENT_KEYS and is_root:
+            _typed(event, key, value, _EVENT_KEYS[key], line, sink)
+        elif key in _EVENT_KEYS:
+            sink.warning(line, f"key '{key}' only applies in the event's root event.yaml; "
+                               "ignored here")
+        else:
+            known = ", ".join(sorted(set(_GAME_KEYS) | set(_EVENT_KEYS) | {"games"}))
+            sink.warning(line, f"unknown key '{key}' ignored (known keys: {known})")
+    if is_root:
+        event["defaults"] = replace(GameSettings(), **game)
+    return (game, globs), event
+
+
+def _typed(target: dict[str, Any], key: str, value: Any, kind: type, line: int,
+           sink: DiagnosticSink) -> None:
+    if kind is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    if kind is int and isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        target[key] = value
+        return
+    if kind is list and isinstance(value, str):
+        value = [value]
+    if kind is list and isinstance(value, list) and all(isinstance(v, str) for v in value):
+        target[key] = value
+        return
+    if kind in (str, bool) and isinstance(value, kind):
+        target[key] = value
+        return
+    wanted = {str: "text", bool: "true or false", int: "a positive whole number",
+              list: "a file name or a list of file names"}[kind]
+    sink.error(line, f"key '{key}' must be {wanted}, not {_describe(value)}")
+
+
+def _games(value: Any, line: int, sink: DiagnosticSink) -> tuple[tuple[str, dict[str, Any]], ...]:
+    if not isinstance(value, dict):
+        sink.error(line, "key 'games' must map file names or globs to settings, "
+                         "e.g. 'round-1/*.gcg: {round: 1}'")
+        return ()
+    result = []
+    for pattern, settings in value.items():
+        if not isinstance(settings, dict):
+            sink.error(line, f"key 'games' -> '{pattern}' must be a mapping of settings")
+            continue
+        override: dict[str, Any] = {}
+        for key, item in settings.items():
+            if key in _GAME_KEYS:
+                _typed(override, str(key), item, _GAME_KEYS[str(key)], line, sink)
+            else:
+                sink.warning(line, f"unknown key '{key}' under games -> '{pattern}' ignored")
+        result.append((str(pattern), override))
+    return tuple(result)
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (true/false)"
+    if isinstance(value, (list, dict)):
+        return "a list" if isinstance(value, list) else "a mapping"
+    return repr(value)

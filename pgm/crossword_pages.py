@@ -1,0 +1,145 @@
+"""The files of one crossword game's folder: overview, one page per event, record, JSON.
+
+Turn ``N.html`` shows the position after the record's N-th event line; numbering is
+the record's own event order, so it is stable as long as the record is only appended to.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import jinja2
+
+from pgm.crossword_model import CrosswordGame
+from pgm.crossword_report import game_report
+from pgm.crossword_view import (
+    Orientation,
+    board_view,
+    describe,
+    player_lines,
+    score_chart,
+    score_sheet,
+    unseen_view,
+)
+from pgm.diagnostics import Diagnostic
+from pgm.markdown import render_markdown
+from pgm.site_model import GameEntry
+
+RECORD_NAME = "input.gcg"
+
+
+@dataclass(frozen=True)
+class NoteView:
+    kind: str
+    html: str
+
+
+def crossword_entry_fields(game: CrosswordGame) -> dict[str, Any]:
+    """What the event index needs to know about a crossword game."""
+    players = tuple(p.name for p in game.record.players)
+    scores = tuple(game.final.scores)
+    return {"players": players, "scores": scores, "live": not game.complete,
+            "turns": len(game.turns)}
+
+
+def render_crossword_game(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,
+                          record: bytes, common: dict[str, Any]) -> Iterator[tuple[str, str | bytes]]:
+    """Yield (file name inside the game folder, content) for every file of the game."""
+    by_line: dict[int, list[Diagnostic]] = defaultdict(list)
+    for diagnostic in game.diagnostics:
+        by_line[diagnostic.line].append(diagnostic)
+    sheet = score_sheet(game, by_line)
+    allow_html = common["event"].allow_html
+    orientation = Orientation(game.rules.orientation == "lettered-rows")
+    base = dict(common, game=entry, sheet=sheet, spoiler_free=common["event"].spoiler_free,
+                board_caption_id="board-caption")
+    yield "index.html", _game_page(env, entry, game, base, orientation, allow_html)
+    turn_template = env.get_template("turn.html")
+    for index, turn in enumerate(game.turns):
+        yield f"{turn.number}.html", turn_template.render(
+            _turn_context(entry, game, index, base, orientation, allow_html, by_line))
+    yield RECORD_NAME, record
+    yield "game.json", json.dumps(game_json(entry, game), ensure_ascii=False, indent=1)
+
+
+def _game_page(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,
+               base: dict[str, Any], orientation: Orientation, allow_html: bool) -> str:
+    record = game.record
+    description = render_markdown(record.description, allow_html) if record.description else ""
+    board = board_view(game.final.cells, game.rules.layout, game.rules.distribution,
+                       frozenset(), orientation)
+    problems = sorted(game.diagnostics, key=lambda d: d.line)
+    return env.get_template("game.html").render(
+        base, description=description, problems=problems, record_name=RECORD_NAME,
+        game_notes=[render_markdown(n.text, allow_html) for n in record.game_notes],
+        turns=game.turns, board=board, board_caption="Board at the end of the record",
+        chart=score_chart(game), current=None, rules_text=_rules_text(game))
+
+
+def _rules_text(game: CrosswordGame) -> str:
+    rules = game.rules
+    size = rules.layout.size
+    parts = [rules.lexicon] if rules.lexicon else []
+    parts += [f"{rules.distribution.name.replace('_', ' ')} tiles", f"{size}×{size} board"]
+    return " · ".join(parts)
+
+
+def _turn_context(entry: GameEntry, game: CrosswordGame, index: int, base: dict[str, Any],
+                  orientation: Orientation, allow_html: bool,
+                  by_line: dict[int, list[Diagnostic]]) -> dict[str, Any]:
+    turn = game.turns[index]
+    total = len(game.turns)
+    position = turn.position
+    new = frozenset((t.row, t.col) for t in turn.placed)
+    move_text = describe(turn, game)
+    problems = list(by_line.get(turn.event.line, []))
+    if index == total - 1 and game.stopped_at is not None:
+        problems += by_line.get(game.stopped_at, [])
+    spoiler = base["spoiler_free"] and turn.number == 1
+    title = (f"{entry.label} · turn {turn.number}" if spoiler
+             else f"Turn {turn.number}: {move_text} · {entry.label}")
+    return dict(
+        base, title=title, number=turn.number, total=total, move_text=move_text,
+        board=board_view(position.cells, game.rules.layout, game.rules.distribution, new,
+                         orientation),
+        board_caption=f"Board after turn {turn.number}: {move_text}",
+        rack="".join(turn.rack) if turn.rack else turn.event.rack,
+        words=turn.words, players=player_lines(game, position),
+        game_over=position.game_over, unseen=unseen_view(game, position),
+        notes=[NoteView(n.kind, render_markdown(n.text, allow_html)) for n in turn.event.notes],
+        problems=problems, cgp=game.cgp(index), current=turn.number,
+        nav=_navigation(turn.number, total),
+    )
+
+
+@dataclass(frozen=True)
+class Navigation:
+    first: str | None
+    prev: str | None
+    next: str | None
+    last: str | None
+    label: str
+
+
+def _navigation(number: int, total: int) -> Navigation:
+    return Navigation(
+        "1.html" if number > 1 else None,
+        f"{number - 1}.html" if number > 1 else None,
+        f"{number + 1}.html" if number < total else None,
+        f"{total}.html" if number < total else None,
+        f"{number} / {total}",
+    )
+
+
+def game_json(entry: GameEntry, game: CrosswordGame) -> dict[str, Any]:
+    """The documented ``game.json``: the ``pgm check --json`` object plus site metadata."""
+    data = game_report(game)
+    data["path"] = entry.relative
+    data.update(format="pgm-game/1", title=entry.label, slug=entry.slug, round=entry.round,
+                division=entry.division, table=entry.table, live=entry.live,
+                record=RECORD_NAME, turns=len(game.turns))
+    return data

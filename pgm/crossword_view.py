@@ -1,0 +1,305 @@
+"""What the crossword templates show, computed from a replayed game.
+
+Templates receive these frozen values and only lay them out; every word a spectator
+reads about a move ("Ann played RETAINS at 8D across for 66") is made here, so the
+visible text, the screen-reader text and the JSON agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from pgm.board import Layout, column_name
+from pgm.crossword_model import CrosswordGame, Position, Turn, unseen_tiles, \
+    vowel_consonant_counts
+from pgm.diagnostics import Diagnostic
+from pgm.gcg import EventKind
+from pgm.scoring import square_name
+from pgm.tiles import BLANK, Distribution, is_blank
+
+_PREMIUM_CLASS = {"": "", "DL": "dl", "TL": "tl", "QL": "ql", "DW": "dw", "TW": "tw", "QW": "qw"}
+
+
+@dataclass(frozen=True)
+class Square:
+    text: str
+    """The letter shown (upper case, also for blanks), or the premium label when empty."""
+    points: str
+    css: str
+    label: str
+    """Accessible name: coordinate, content and premium."""
+
+
+@dataclass(frozen=True)
+class BoardView:
+    column_headers: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[Square, ...]], ...]
+    """(row header, squares) in display order."""
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """How coordinates are labelled: ``lettered-rows`` shows the board transposed, so a
+    record's ``E5`` (row E, column 5) lands where its author saw it."""
+
+    lettered_rows: bool = False
+
+    def row_header(self, index: int) -> str:
+        return column_name(index) if self.lettered_rows else str(index + 1)
+
+    def column_header(self, index: int) -> str:
+        return str(index + 1) if self.lettered_rows else column_name(index)
+
+    def cell(self, row: int, col: int) -> tuple[int, int]:
+        """Board square shown at display (row, col)."""
+        return (col, row) if self.lettered_rows else (row, col)
+
+    def name(self, row: int, col: int) -> str:
+        """A square's coordinate as the record writes it."""
+        if self.lettered_rows:
+            return f"{column_name(row)}{col + 1}"
+        return square_name(row, col)
+
+
+def board_view(cells: tuple[str, ...], layout: Layout, dist: Distribution,
+               new: frozenset[tuple[int, int]], orientation: Orientation) -> BoardView:
+    size = layout.size
+    empty = _empty_squares(layout, orientation)
+    rows = []
+    for r in range(size):
+        squares = []
+        for c in range(size):
+            br, bc = orientation.cell(r, c)
+            label = cells[br * size + bc]
+            squares.append(_tile_square(label, layout, dist, br, bc, (br, bc) in new,
+                                        orientation) if label else empty[r][c])
+        rows.append((orientation.row_header(r), tuple(squares)))
+    return BoardView(tuple(orientation.column_header(c) for c in range(size)), tuple(rows))
+
+
+@cache
+def _empty_squares(layout: Layout, orientation: Orientation) -> tuple[tuple[Square, ...], ...]:
+    """Empty squares never change, so each board shape builds them once."""
+    rows = []
+    for r in range(layout.size):
+        row = []
+        for c in range(layout.size):
+            br, bc = orientation.cell(r, c)
+            premium = layout.premium(br, bc)
+            centre = (br, bc) == layout.center
+            css = " ".join(filter(None, ["sq", _PREMIUM_CLASS[premium.value],
+                                         "centre" if centre else ""]))
+            text = "★" if centre and premium.value == "DW" else premium.value
+            name = orientation.name(br, bc)
+            described = premium.description + (" (centre)" if centre else "")
+            row.append(Square(text, "", css, f"{name}, empty" + (f", {described}"
+                                                                 if described else "")))
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _tile_square(label: str, layout: Layout, dist: Distribution, row: int, col: int,
+                 new: bool, orientation: Orientation) -> Square:
+    blank = is_blank(label)
+    points = 0 if blank else dist.points(label)
+    css = "sq tile" + (" blank" if blank else "") + (" new" if new else "")
+    name = orientation.name(row, col)
+    what = f"blank as {label.upper()}" if blank else label
+    premium = layout.premium(row, col).description
+    text = f"{name}, {what}, {points} point{'s' if points != 1 else ''}"
+    if new:
+        text += ", just played"
+    if premium:
+        text += f", on {premium}"
+    return Square(label.upper(), "" if blank else str(points), css, text)
+
+
+# ---------------------------------------------------------------------------------------
+# Moves in words
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if abs(n) == 1 else 's'}"
+
+
+def word_display(turn: Turn, game: CrosswordGame) -> str:
+    """The main word with played-through tiles in parentheses: ``JAVE(L)IN``."""
+    notation = turn.position.last_move if turn.event.kind is EventKind.PLAY else ""
+    if not notation or not turn.placed:
+        return turn.event.word
+    board = turn.position.cells
+    size = game.rules.layout.size
+    first = turn.placed[0]
+    horizontal = len(turn.placed) == 1 or turn.placed[1].row == first.row
+    if len(turn.placed) == 1:
+        horizontal = not turn.event.position[:1].isalpha()
+    placed = {(t.row, t.col) for t in turn.placed}
+    row, col = first.row, first.col
+    dr, dc = (0, 1) if horizontal else (1, 0)
+    while row - dr >= 0 and col - dc >= 0 and board[(row - dr) * size + col - dc]:
+        row, col = row - dr, col - dc
+    out, through = [], False
+    while row < size and col < size and board[row * size + col]:
+        is_new = (row, col) in placed
+        if not is_new and not through:
+            out.append("(")
+        if is_new and through:
+            out.append(")")
+        through = not is_new
+        out.append(board[row * size + col])
+        row, col = row + dr, col + dc
+    if through:
+        out.append(")")
+    return "".join(out)
+
+
+def describe(turn: Turn, game: CrosswordGame) -> str:
+    """One sentence saying what happened, for the page, its title and screen readers."""
+    event = turn.event
+    name = game.record.players[turn.player].name
+    kind = event.kind
+    if kind is EventKind.PLAY:
+        direction = "down" if event.position[:1].isalpha() else "across"
+        text = (f"{name} played {word_display(turn, game)} at {event.position.upper()} "
+                f"{direction} for {_plural(event.score, 'point')}")
+        if len(turn.placed) == 7:
+            text += " (bingo)"
+        if turn.withdrawn:
+            text += ": a phoney, challenged off on the next turn"
+        return text
+    if kind is EventKind.PASS:
+        return f"{name} passed"
+    if kind is EventKind.EXCHANGE:
+        count = event.exchange_count if event.exchange_count is not None else \
+            len(game.rules.codec.split(event.tiles, allow=BLANK + "_")) if event.tiles else 0
+        shown = f" ({event.tiles})" if event.tiles else ""
+        return f"{name} exchanged {_plural(count, 'tile')}{shown}"
+    if kind is EventKind.WITHDRAWAL:
+        return (f"{name}'s play was challenged off and withdrawn: "
+                f"{_plural(event.score, 'point')}")
+    if kind is EventKind.CHALLENGE_BONUS:
+        return f"{name}'s play stood a challenge: bonus of {_plural(event.score, 'point')}"
+    if kind is EventKind.END_RACK_POINTS:
+        return (f"{name} gets {_plural(event.score, 'point')} for the tiles left on the "
+                f"opponent's rack ({event.tiles})")
+    if kind is EventKind.END_RACK_PENALTY:
+        return (f"{name} loses {_plural(-event.score, 'point')} for the tiles left on the "
+                f"rack ({event.tiles})")
+    return f"{name} loses {_plural(-event.score, 'point')} for overtime"
+
+
+# ---------------------------------------------------------------------------------------
+# Panels
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    name: str
+    nick: str
+    score: int
+    spread: int
+    rack: str
+    """Known rack (may be partial), ``""`` when unknown."""
+    to_move: bool
+
+
+@dataclass(frozen=True)
+class Unseen:
+    tiles: tuple[tuple[str, int], ...]
+    total: int
+    vowels: int
+    consonants: int
+    blanks: int
+    bag: int
+
+
+def player_lines(game: CrosswordGame, position: Position) -> tuple[PlayerLine, ...]:
+    lines = []
+    best_other = {}
+    for seat in range(len(position.scores)):
+        others = [s for i, s in enumerate(position.scores) if i != seat]
+        best_other[seat] = max(others) if others else 0
+    racks = position.racks or (None,) * len(position.scores)
+    for seat, player in enumerate(game.record.players):
+        if seat >= len(position.scores):
+            break
+        rack = racks[seat]
+        lines.append(PlayerLine(player.name, player.nick, position.scores[seat],
+                                position.scores[seat] - best_other[seat],
+                                "".join(rack) if rack else "", position.to_move == seat))
+    return tuple(lines)
+
+
+def unseen_view(game: CrosswordGame, position: Position) -> Unseen:
+    tiles = unseen_tiles(game.rules, position)
+    vowels, consonants, blanks = vowel_consonant_counts(game.rules, tiles)
+    order = list(game.rules.distribution.tiles)
+    listed = tuple((label, tiles[label]) for label in order if tiles[label])
+    return Unseen(listed, sum(tiles.values()), vowels, consonants, blanks, position.bag)
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    number: int
+    player: str
+    rack: str
+    position: str
+    word: str
+    score: str
+    cumulative: int
+    kind: str
+    noted: bool
+    flagged: bool
+    summary: str
+
+
+def score_sheet(game: CrosswordGame, diagnostics_by_line: dict[int, list[Diagnostic]]
+                ) -> tuple[SheetRow, ...]:
+    rows = []
+    for turn in game.turns:
+        event = turn.event
+        word = word_display(turn, game) if event.kind is EventKind.PLAY else {
+            EventKind.PASS: "pass", EventKind.EXCHANGE: f"exch. {event.tiles or event.exchange_count}",
+            EventKind.WITHDRAWAL: "withdrawn", EventKind.CHALLENGE_BONUS: "challenge bonus",
+            EventKind.END_RACK_POINTS: f"({event.tiles})",
+            EventKind.END_RACK_PENALTY: f"({event.tiles})", EventKind.TIME_PENALTY: "time",
+        }.get(event.kind, "")
+        rows.append(SheetRow(
+            turn.number, game.record.players[turn.player].name, event.rack,
+            event.position.upper(), word, f"{event.score:+d}",
+            turn.position.scores[turn.player], event.kind.value, bool(event.notes),
+            bool(diagnostics_by_line.get(event.line)), describe(turn, game)))
+    return tuple(rows)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A score chart as SVG polylines, one per player (no JavaScript library)."""
+
+    width: int
+    height: int
+    lines: tuple[tuple[str, str, int], ...]
+    """(player name, points attribute, final score)."""
+    max_score: int
+    turns: int
+
+
+def score_chart(game: CrosswordGame, width: int = 600, height: int = 200) -> Chart:
+    seats = len(game.start.scores)
+    series = [[0] for _ in range(seats)]
+    for turn in game.turns:
+        for seat in range(seats):
+            series[seat].append(turn.position.scores[seat])
+    top = max([1] + [max(s) for s in series])
+    bottom = min([0] + [min(s) for s in series])
+    span = top - bottom or 1
+    steps = max(len(game.turns), 1)
+
+    def point(i: int, v: int) -> str:
+        return f"{i * width / steps:.1f},{height - (v - bottom) * height / span:.1f}"
+
+    lines = tuple((game.record.players[seat].name if seat < len(game.record.players) else "",
+                   " ".join(point(i, v) for i, v in enumerate(series[seat])), series[seat][-1])
+                  for seat in range(seats))
+    return Chart(width, height, lines, top, len(game.turns))

@@ -1,0 +1,106 @@
+"""Find the records of an event and give each game a stable folder name (its slug).
+
+Slugs come from the record's path below the event folder (``Round 3/Table 1.gcg`` ->
+``round-3/table-1``), so links to turn pages stay valid as long as the file keeps its
+name. Names that collide after slugging get ``-2``, ``-3`` in sorted path order.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+RECORD_EXTENSIONS = (".gcg", ".gn")
+_MAX_SLUG_PART = 60
+_RESERVED = {"static", "players", "index", "404", "sitemap", "con", "prn", "aux", "nul"}
+
+
+@dataclass(frozen=True)
+class Source:
+    """One record file of the event."""
+
+    path: Path
+    relative: str
+    """Path below the event folder, with '/' separators."""
+    slug: str
+
+
+def find_records(root: Path, exclude: list[Path]) -> tuple[list[Path], list[str]]:
+    """Record files below ``root`` in sorted order, and problems met on the way.
+
+    Hidden folders, the output folder and links leading out of the event are skipped:
+    nothing outside the event folder is ever read.
+    """
+    found: list[Path] = []
+    problems: list[str] = []
+    real_root = root.resolve()
+    excluded = {p.resolve() for p in exclude}
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        here = Path(folder)
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_"))
+                         and (here / d).resolve() not in excluded)
+        for name in sorted(files):
+            path = here / name
+            if path.suffix.lower() not in RECORD_EXTENSIONS or name.startswith("."):
+                continue
+            if not path.resolve().is_relative_to(real_root):
+                problems.append(f"{path}: links outside the event folder; skipped")
+                continue
+            found.append(path)
+    return found, problems
+
+
+def slugify(text: str) -> str:
+    """Lower-case ASCII words joined by hyphens; never empty, never a dot name."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:_MAX_SLUG_PART].strip("-")
+    if not slug:
+        slug = "game"
+    if slug in _RESERVED:
+        slug += "-game"
+    return slug
+
+
+def assign_slugs(root: Path, paths: list[Path]) -> list[Source]:
+    taken: set[str] = set()
+    sources = []
+    for path in sorted(paths, key=lambda p: p.relative_to(root).as_posix()):
+        relative = path.relative_to(root)
+        parts = [slugify(part) for part in relative.parent.parts] + [slugify(relative.stem)]
+        base = "/".join(parts)
+        slug, n = base, 2
+        while slug in taken or any(t.startswith(slug + "/") for t in taken):
+            slug, n = f"{base}-{n}", n + 1
+        taken.add(slug)
+        sources.append(Source(path, relative.as_posix(), slug))
+    return sources
+
+
+_ROUND = re.compile(r"(?:^|[^a-z])(?:round|rd|r)[\s_-]*(\d+)", re.IGNORECASE)
+_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t)[\s_-]*(\d+)", re.IGNORECASE)
+
+
+def guess_round(relative: str) -> str | None:
+    """The round a path names (``round-03/...``, ``r3-...``), as a plain number."""
+    match = None
+    for part in relative.split("/"):
+        found = _ROUND.search(part)
+        if found:
+            match = found
+    return str(int(match.group(1))) if match else None
+
+
+def guess_table(relative: str) -> str | None:
+    found = _TABLE.search(relative.split("/")[-1])
+    return str(int(found.group(1))) if found else None
+
+
+def guess_division(relative: str) -> str | None:
+    """The first folder that is not a round names the division."""
+    for part in relative.split("/")[:-1]:
+        if not _ROUND.search(part):
+            return part
+    return None

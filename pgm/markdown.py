@@ -1,0 +1,33 @@
+"""Markdown for descriptions, notes and comments, which come from untrusted files.
+
+Raw HTML is off (markdown-it's ``js-default`` preset, which also refuses
+``javascript:``/``data:`` links) unless the event config sets ``allow_html``; this is the
+one place that marks rendered text as safe for the templates.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+
+@cache
+def _renderer(allow_html: bool) -> MarkdownIt:
+    md = MarkdownIt("commonmark" if allow_html else "js-default",
+                    {"html": allow_html, "linkify": False, "typographer": False})
+    if not allow_html:
+        md.disable("html_inline", ignoreInvalid=True)
+        md.disable("html_block", ignoreInvalid=True)
+    return md
+
+
+def render_markdown(text: str, allow_html: bool = False) -> Markup:
+    # Bidi overrides in untrusted text could reorder what a spectator reads.
+    cleaned = text.translate(_BIDI_CONTROLS)
+    return Markup(_renderer(allow_html).render(cleaned))  # noqa: S704 - rendered safely above
+
+
+_BIDI_CONTROLS = {c: None for c in (0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
+                                    0x2066, 0x2067, 0x2068, 0x2069)}

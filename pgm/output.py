@@ -1,0 +1,101 @@
+"""The output folder: refuse dangerous targets, build beside it, swap it in atomically.
+
+pgm only ever deletes what it created: a folder it built carries a marker file, and an
+existing folder without the marker is never replaced. The new site is written to a
+sibling staging folder and exchanged with the old one in a single rename, so a
+spectator never loads a half-written page and a failed build leaves the previous site.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import shutil
+from pathlib import Path
+
+MARKER = ".pgm-site"
+_MARKER_TEXT = "This folder was written by pgm build; pgm may replace it.\n"
+
+
+class OutputError(Exception):
+    """An output folder pgm must not use; the message says why and what to do."""
+
+
+def check_output(out: Path, event: Path, records: list[Path]) -> None:
+    """Refuse the event folder itself, a folder holding its records, or a repository."""
+    out_real, event_real = out.resolve(), event.resolve()
+    if out_real == event_real or out_real in event_real.parents:
+        raise OutputError(f"the output folder {out} contains the event folder {event}; "
+                          "choose a folder of its own, e.g. the default EVENT/_site")
+    for record in records:
+        if out_real in record.resolve().parents:
+            raise OutputError(f"the output folder {out} contains the record {record}; "
+                              "choose another folder")
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"the output path {out} exists and is not a folder")
+    if out.is_dir():
+        if (out / ".git").exists():
+            raise OutputError(f"the output folder {out} holds a .git repository; "
+                              "pgm will not replace it")
+        if any(out.iterdir()) and not (out / MARKER).is_file():
+            raise OutputError(f"the output folder {out} is not empty and was not made by "
+                              "pgm build; empty it or choose another folder (pgm only "
+                              "replaces folders it created)")
+
+
+def staging_folder(out: Path) -> Path:
+    """A fresh folder beside ``out`` (same filesystem, so the final rename is atomic)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    stage = out.parent / f".{out.name}.pgm-new-{os.getpid()}"
+    if stage.exists():
+        shutil.rmtree(stage)
+    stage.mkdir()
+    (stage / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
+    return stage
+
+
+def publish(stage: Path, out: Path) -> None:
+    """Put ``stage`` in place of ``out``; the old site (if any) is removed afterwards."""
+    if not out.exists():
+        os.rename(stage, out)
+        return
+    if _exchange(stage, out):
+        shutil.rmtree(stage)
+        return
+    old = out.parent / f".{out.name}.pgm-old-{os.getpid()}"
+    os.rename(out, old)
+    os.rename(stage, out)
+    shutil.rmtree(old)
+
+
+def discard(stage: Path) -> None:
+    if stage.exists():
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step with Linux ``renameat2``; False where unsupported."""
+    libc_name = ctypes.util.find_library("c")
+    if not libc_name:
+        return False
+    try:
+        libc = ctypes.CDLL(libc_name, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    return bool(result == 0)
+
+
+def write_file(path: Path, content: str | bytes) -> None:
+    """Write one file of the staging tree, creating its folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    else:
+        path.write_bytes(content)

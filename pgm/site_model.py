@@ -1,0 +1,139 @@
+"""The event as the index pages see it: games grouped by division and round, players.
+
+Built from every game before any page is written, so the event index, the player index
+and each game's pages agree (two phases, as MkDocs and Pelican build).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from pgm.diagnostics import Diagnostic, Severity
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    slug: str
+    relative: str
+    kind: str
+    """``crossword`` or ``gungi``."""
+    label: str
+    players: tuple[str, ...]
+    scores: tuple[int, ...] | None
+    """Final (or current) scores in seat order; None for games without scores."""
+    live: bool
+    status: str
+    result_by_seat: tuple[str, ...]
+    """``W``/``L``/``T`` per seat when the game is over, else empty strings."""
+    turns: int
+    division: str | None
+    round: str | None
+    table: str | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
+
+    @property
+    def status_class(self) -> str:
+        return "live" if self.live else "final"
+
+
+@dataclass(frozen=True)
+class RoundGroup:
+    name: str | None
+    games: tuple[GameEntry, ...]
+
+
+@dataclass(frozen=True)
+class DivisionGroup:
+    name: str | None
+    rounds: tuple[RoundGroup, ...]
+
+
+def _natural(text: str | None) -> tuple[object, ...]:
+    """Sort ``Round 10`` after ``Round 9``; missing values first."""
+    if text is None:
+        return ((0, ""),)
+    return tuple((1, int(part)) if part.isdigit() else (2, part.lower())
+                 for part in re.split(r"(\d+)", text) if part)
+
+
+def group_games(games: list[GameEntry]) -> tuple[DivisionGroup, ...]:
+    divisions: dict[str | None, dict[str | None, list[GameEntry]]] = defaultdict(
+        lambda: defaultdict(list))
+    for game in games:
+        divisions[game.division][game.round].append(game)
+    result = []
+    for division in sorted(divisions, key=_natural):
+        rounds = divisions[division]
+        result.append(DivisionGroup(division, tuple(
+            RoundGroup(name, tuple(sorted(rounds[name], key=lambda g: (_natural(g.table),
+                                                                        g.relative))))
+            for name in sorted(rounds, key=_natural))))
+    return tuple(result)
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    slug: str
+    round: str | None
+    opponent: str
+    result: str
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    name: str
+    anchor: str
+    won: int
+    lost: int
+    tied: int
+    spread: int
+    games: tuple[PlayerGame, ...]
+
+
+def player_index(games: list[GameEntry]) -> tuple[PlayerEntry, ...]:
+    rows: dict[str, list[tuple[GameEntry, int]]] = defaultdict(list)
+    for game in games:
+        for seat, name in enumerate(game.players):
+            rows[name].append((game, seat))
+    entries = []
+    for number, name in enumerate(sorted(rows, key=str.casefold), start=1):
+        won = lost = tied = spread = 0
+        listed = []
+        for game, seat in sorted(rows[name], key=lambda gs: (_natural(gs[0].round),
+                                                             gs[0].relative)):
+            outcome = game.result_by_seat[seat] if game.result_by_seat else ""
+            won += outcome == "W"
+            lost += outcome == "L"
+            tied += outcome == "T"
+            if outcome and game.scores:
+                others = [s for i, s in enumerate(game.scores) if i != seat]
+                spread += game.scores[seat] - max(others)
+            opponents = " & ".join(p for i, p in enumerate(game.players) if i != seat)
+            listed.append(PlayerGame(game.slug, game.round, opponents,
+                                     _result_text(game, seat, outcome)))
+        entries.append(PlayerEntry(name, f"p{number}", won, lost, tied, spread, tuple(listed)))
+    return tuple(entries)
+
+
+def _result_text(game: GameEntry, seat: int, outcome: str) -> str:
+    if game.live:
+        return "in progress"
+    if not outcome or not game.scores:
+        return outcome
+    others = "–".join(str(s) for i, s in enumerate(game.scores) if i != seat)
+    return f"{outcome} {game.scores[seat]}–{others}"
+
+
+def results(scores: tuple[int, ...], over: bool) -> tuple[str, ...]:
+    if not over or not scores:
+        return tuple("" for _ in scores)
+    best = max(scores)
+    winners = [i for i, s in enumerate(scores) if s == best]
+    return tuple(("T" if len(winners) > 1 else "W") if i in winners else "L"
+                 for i in range(len(scores)))
