@@ -24,7 +24,15 @@ from pgm.discover import Source, assign_slugs, find_records, guess_division, gue
     guess_table
 from pgm.gcg import parse_gcg
 from pgm.markdown import render_markdown
-from pgm.output import OutputError, check_output, discard, publish, staging_folder, write_file
+from pgm.output import (
+    MARKER,
+    OutputError,
+    check_output,
+    discard,
+    publish,
+    staging_folder,
+    write_file,
+)
 from pgm.render import make_environment
 from pgm.resources import builtin_dir
 from pgm.site_model import GameEntry, group_games, player_index, results
@@ -83,7 +91,9 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     if not event.is_dir():
         raise BuildError(f"{event} is not a folder")
     out = options.out or event / "_site"
-    records, skipped = find_records(event, exclude=[out])
+    # Only a folder pgm made is skipped as output; any other is searched, so that an
+    # output folder holding records is noticed and refused.
+    records, skipped = find_records(event, exclude=[out] if (out / MARKER).is_file() else [])
     try:
         check_output(out, event, records)
     except OutputError as exc:
@@ -168,10 +178,29 @@ def _write_site(configs: ConfigSet, games: list[_Game], out: Path) -> int:
     try:
         pages = _render_all(env, configs, games, stage, theme_dir)
         publish(stage, out)
+    except jinja2.TemplateError as exc:
+        discard(stage)
+        raise BuildError(f"template error in {_failing_template(exc)}: {exc.message}") from None
+    except OSError as exc:
+        discard(stage)
+        raise BuildError(f"cannot write the site: {exc.strerror}: {exc.filename}") from None
     except BaseException:
         discard(stage)
         raise
     return pages
+
+
+def _failing_template(exc: BaseException) -> str:
+    """The template and line an error was raised from (Jinja rewrites the traceback)."""
+    where = getattr(exc, "filename", None) or "a template"
+    line = getattr(exc, "lineno", None)
+    trace = exc.__traceback__
+    while trace is not None:
+        name = trace.tb_frame.f_code.co_filename
+        if name.endswith((".html", ".xml")):
+            where, line = name, trace.tb_lineno
+        trace = trace.tb_next
+    return f"{where}, line {line}" if line else where
 
 
 def _render_all(env: jinja2.Environment, configs: ConfigSet, games: list[_Game], stage: Path,

@@ -1,0 +1,301 @@
+"""``pgm build`` end to end: events built into tmp_path, pages read back structurally."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from conftest import CORPUS, SAMPLE_GAMES
+from sitehelpers import board_squares, make_event, run_build, text_of, tiles_on
+
+from pgm.crossword import replay
+from pgm.gcg import parse_gcg
+from pgm.output import MARKER
+
+
+@pytest.fixture(scope="module")
+def sample_site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site") / "site"
+    result = run_build(str(SAMPLE_GAMES), "-o", str(out), "--strict")
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_sample_event_index_lists_every_game_by_round(sample_site) -> None:
+    html = (sample_site / "index.html").read_text()
+    assert "<h1>pgm sample event</h1>" in html
+    assert "<strong>still in progress</strong>" in html
+    for slug in ("round-1/table-1", "round-1/table-2", "round-2/table-1", "round-2/table-2",
+                 "round-3/table-1", "round-3/table-2", "exhibition/french-game"):
+        assert f'href="{slug}/index.html"' in html
+        assert (sample_site / slug / "index.html").is_file()
+    text = text_of(html)
+    assert "Round 1" in text and "Round 3" in text and "Exhibition" in text
+    assert "HastyBot vs RightBehindYou (annotated)" in text
+    assert "in progress: 336–298" in text
+    assert "Noah 471 – Peter Armstrong 407" in text
+
+
+def test_every_record_is_embedded_byte_identical(sample_site) -> None:
+    for record in SAMPLE_GAMES.rglob("*.gcg"):
+        slug = record.relative_to(SAMPLE_GAMES).with_suffix("").as_posix()
+        assert (sample_site / slug / "input.gcg").read_bytes() == record.read_bytes()
+
+
+def test_one_page_per_event_with_the_board_after_it(sample_site) -> None:
+    record = SAMPLE_GAMES / "round-2/table-2.gcg"
+    game = replay(parse_gcg(record.read_bytes(), "r"))
+    folder = sample_site / "round-2/table-2"
+    assert sorted(int(p.stem) for p in folder.glob("[0-9]*.html")) == list(
+        range(1, len(game.turns) + 1))
+    for number in (2, 5, 11, 17, len(game.turns)):
+        html = (folder / f"{number}.html").read_text()
+        cells = game.turns[number - 1].position.cells
+        expected = {f"{chr(65 + i % 15)}{i // 15 + 1}": label
+                    for i, label in enumerate(cells) if label}
+        assert tiles_on(html) == expected
+
+
+def test_turn_page_shows_move_scores_racks_notes_and_cgp(sample_site) -> None:
+    html = (sample_site / "round-2/table-2/5.html").read_text()
+    text = text_of(html)
+    assert "HastyBot played TANGOi(S)T at L1 down for 70 points (bingo)" in text
+    assert 'aria-live="polite"' in html
+    squares = board_squares(html)
+    assert squares["L6"] == "L6, blank as I, 0 points, just played"
+    assert squares["L1"].startswith("L1, T, 1 point, just played")
+    assert squares["O15"] == "O15, empty, triple word"
+    first = board_squares((sample_site / "round-2/table-2/1.html").read_text())
+    assert first["H8"] == "H8, empty, double word (centre)"
+    assert "Unseen tiles:" in text and "in the bag" in text
+    assert '<textarea id="cgp-text" readonly' in html
+    assert 'href="4.html" rel="prev"' in html and 'href="6.html" rel="next"' in html
+    noted = (sample_site / "round-2/table-2/17.html").read_text()
+    assert "<li class=\"note\"><p>this\nis\na\nmultiline\nnote</p>\n</li>" in noted
+
+
+def test_phoney_and_withdrawal_are_marked(sample_site) -> None:
+    phoney = text_of((sample_site / "round-2/table-2/10.html").read_text())
+    assert "a phoney, challenged off on the next turn" in phoney
+    withdrawn = text_of((sample_site / "round-2/table-2/11.html").read_text())
+    assert "RightBehindYou's play was challenged off and withdrawn: -27 points" in withdrawn
+
+
+def test_game_page_has_sheet_board_chart_and_links(sample_site) -> None:
+    html = (sample_site / "round-1/table-1/index.html").read_text()
+    assert '<a href="input.gcg" download>' in html and 'href="game.json"' in html
+    assert "<polyline" in html and 'role="img"' in html
+    assert html.count('<a href="1.html"') >= 1
+    data = json.loads((sample_site / "round-1/table-1/game.json").read_text())
+    assert data["format"] == "pgm-game/1" and data["round"] == "1" and data["table"] == "1"
+    assert data["events"][0]["cgp"].startswith("15/")
+
+
+def test_player_index_links_every_player(sample_site) -> None:
+    html = (sample_site / "players.html").read_text()
+    assert "Peter Armstrong" in html and 'href="round-2/table-1/index.html"' in html
+    assert "W 471–407" in text_of(html)
+
+
+def test_static_files_and_marker(sample_site) -> None:
+    assert (sample_site / "static/pgm.css").is_file() and (sample_site / "static/pgm.js").is_file()
+    assert (sample_site / MARKER).is_file() and (sample_site / "404.html").is_file()
+    assert not (sample_site / "sitemap.xml").exists()
+    assert 'rel="canonical"' not in (sample_site / "index.html").read_text()
+
+
+def test_relative_links_only(sample_site) -> None:
+    for page in sample_site.rglob("*.html"):
+        if page.name == "404.html":
+            continue
+        html = page.read_text()
+        assert 'href="/' not in html and 'src="/' not in html, page
+
+
+HOSTILE = """
+#player1 evil <script>alert(1)</script>
+#player2 other "quoted'name <img src=x onerror=alert(2)>
+#title <b>bold</b> title
+#description [click](javascript:alert(3)) <iframe src=x></iframe>
+>evil: AB 8G AB +8 8
+#note <script>alert(4)</script> **fine**
+>other: CD 9G CD +10 10
+"""
+
+
+def test_untrusted_text_is_escaped(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"game.gcg": HOSTILE})
+    result = run_build(str(event), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    for page in (tmp_path / "out").rglob("*.html"):
+        html = page.read_text()
+        assert "<script>alert" not in html and "<img src=x" not in html
+        assert "<iframe" not in html and "javascript:alert" not in html.replace(
+            "[click](javascript:alert(3))", "")
+        assert "<b>bold</b>" not in html
+    turn = (tmp_path / "out/game/1.html").read_text()
+    assert "&lt;script&gt;alert(4)&lt;/script&gt; <strong>fine</strong>" in turn
+    data = json.loads((tmp_path / "out/game/game.json").read_text())
+    assert data["names"][1] == "\"quoted'name <img src=x onerror=alert(2)>"
+
+
+def test_allow_html_turns_raw_html_on(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"game.gcg": "#player1 a a\n#player2 b b\n"
+                                         ">a: AB 8G AB +8 8\n#note <em>raw</em>\n",
+                                         "event.yaml": "allow_html: true\n"})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    assert "<em>raw</em>" in (tmp_path / "o/game/1.html").read_text()
+
+
+def test_overlays_folder_and_glob_precedence(tmp_path) -> None:
+    good = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": "title: Club night\ndivision: Open\nspoiler_free: false\n",
+        "A/event.yaml": "division: Premier\nround: 7\n",
+        "A/g1.gcg": good, "A/g2.gcg": good, "B/g3.gcg": good,
+        "A/sub/event.yaml": "games:\n  g4.gcg:\n    title: Final\n    table: 9\n",
+        "A/sub/g4.gcg": good,
+    })
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+
+    def meta(slug: str) -> tuple:
+        data = json.loads((tmp_path / "o" / slug / "game.json").read_text())
+        return data["division"], data["round"], data["table"], data["title"]
+
+    assert meta("a/g1") == ("Premier", "7", None, "andy vs cesar")
+    assert meta("b/g3") == ("Open", None, None, "andy vs cesar")
+    assert meta("a/sub/g4") == ("Premier", "7", "9", "Final")
+
+
+def test_draft_games_are_left_out_and_spoiler_free_hides_results(tmp_path) -> None:
+    good = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": "spoiler_free: true\ngames:\n  secret.gcg:\n    draft: true\n",
+        "shown.gcg": good, "secret.gcg": good})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    assert not (tmp_path / "o/secret").exists()
+    index = text_of((tmp_path / "o/index.html").read_text())
+    assert "423" not in index and "finished" in index
+    assert "423" not in text_of((tmp_path / "o/players.html").read_text())
+    first = (tmp_path / "o/shown/1.html").read_text()
+    assert "<title>andy vs cesar · turn 1</title>" in first
+
+
+def test_config_problems_name_file_line_and_key(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": "#player1 a a\n#player2 b b\n",
+                                         "event.yaml": "title: x\ncolour: red\n"})
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 0
+    assert f"{event / 'event.yaml'}:2: warning: unknown key 'colour' ignored" in result.output
+    (event / "event.yaml").write_text("title: x\nspoiler_free: maybe\n")
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert (f"{event / 'event.yaml'}:2: error: key 'spoiler_free' must be true or false, "
+            "not 'maybe'") in result.output
+    (event / "event.yaml").write_text("title: [unclosed\n")
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "YAML syntax error" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_one_broken_game_among_good_ones(tmp_path) -> None:
+    good = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    broken = b"#player1 a a\n#player2 b b\n>a: ZA 8G ZA +22 22\n>b: QI 8G QI +11 11\n"
+    event = make_event(tmp_path / "ev", {"good.gcg": good, "broken.gcg": broken})
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert "broken.gcg:4: error: cannot place 8G QI" in result.output
+    assert "Games with errors (rendered up to the problem): broken.gcg" in result.output
+    assert (tmp_path / "o/good/index.html").is_file()
+    assert (tmp_path / "o/broken/1.html").is_file() and not (tmp_path / "o/broken/2.html").exists()
+    assert "G8 already holds" in (tmp_path / "o/broken/1.html").read_text()
+    assert "G8 already holds" in (tmp_path / "o/broken/index.html").read_text()
+
+
+def test_strict_fails_on_warnings(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": "#player1 a a\n#player2 b b\n"
+                                         ">a: ZA 8G ZA +25 25\n"})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    assert run_build(str(event), "-o", str(tmp_path / "o"), "--strict").exit_code == 1
+
+
+def test_dangerous_output_folders_are_refused(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"round/g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
+                                         .read_bytes()})
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "thesis.txt").write_text("precious")
+    for out, reason in ((event, "contains the event folder"), (tmp_path, "contains the event"),
+                        (event / "round", "contains the record"), (repo, ".git"),
+                        (foreign, "was not made by pgm build")):
+        result = run_build(str(event), "-o", str(out))
+        assert result.exit_code == 1 and reason in result.output, (out, result.output)
+    assert (foreign / "thesis.txt").read_text() == "precious" and (repo / ".git").is_dir()
+    assert (event / "round/g.gcg").is_file()
+
+
+def test_rebuild_replaces_only_its_own_output_and_default_location(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
+                                         .read_bytes()})
+    assert run_build(str(event)).exit_code == 0
+    site = event / "_site"
+    (site / "stale.html").write_text("old")
+    assert run_build(str(event)).exit_code == 0
+    assert not (site / "stale.html").exists() and (site / "g/1.html").is_file()
+    assert not [p for p in event.iterdir() if p.name.startswith(".")]
+
+
+def test_failed_build_leaves_the_previous_site(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
+                                         .read_bytes()})
+    out = tmp_path / "o"
+    assert run_build(str(event), "-o", str(out)).exit_code == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    make_event(event, {"event.yaml": "theme_dir: theme\n",
+                       "theme/turn.html": "{% extends 'base.html' %}"
+                                          "{% block main %}{{ no_such_value }}{% endblock %}"})
+    result = run_build(str(event), "-o", str(out))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "turn.html" in result.output and "no_such_value" in result.output
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_theme_dir_overrides_and_extends_the_builtin(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {
+        "g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes(),
+        "event.yaml": "theme_dir: theme\ncss: club.css\n",
+        "club.css": "body { color: green; }",
+        "theme/turn.html": "{% extends '!default/turn.html' %}"
+                           "{% block footer %} Club theme.{% endblock %}",
+        "theme/static/logo.txt": "logo"})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    turn = (tmp_path / "o/g/3.html").read_text()
+    assert "Club theme." in turn and 'class="board' in turn
+    assert 'href="../static/club.css"' in turn
+    assert (tmp_path / "o/static/logo.txt").read_text() == "logo"
+    assert (tmp_path / "o/static/club.css").is_file()
+
+
+def test_base_url_adds_sitemap_and_canonical_links(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
+                                         .read_bytes()})
+    result = run_build(str(event), "-o", str(tmp_path / "o"), "--base-url",
+                       "https://example.org/club/")
+    assert result.exit_code == 0
+    sitemap = (tmp_path / "o/sitemap.xml").read_text()
+    assert "<loc>https://example.org/club/g/1.html</loc>" in sitemap
+    assert ('<link rel="canonical" href="https://example.org/club/index.html">'
+            in (tmp_path / "o/index.html").read_text())
+
+
+def test_records_found_recursively_and_output_not_read(tmp_path) -> None:
+    good = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {"div/r1/a.gcg": good, ".hidden/b.gcg": good})
+    assert run_build(str(event)).exit_code == 0
+    shutil.copy(event / "div/r1/a.gcg", event / "_site/copy.gcg")
+    assert run_build(str(event)).exit_code == 0
+    assert sorted(p.parent.name for p in (event / "_site").rglob("game.json")) == ["a"]
