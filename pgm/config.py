@@ -67,6 +67,7 @@ _EVENT_KEYS: dict[str, type] = {
     "theme_dir": str, "spoiler_free": bool, "allow_html": bool, "live_poll_seconds": int,
 }
 _ORIENTATIONS = ("numbered-rows", "lettered-rows")
+THEMES = ("default", "classic")
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,10 @@ def _split_entries(entries: list[tuple[str, Any, int]], is_root: bool, sink: Dia
                 del game[key]
         elif key in _EVENT_KEYS and is_root:
             _typed(event, key, value, _EVENT_KEYS[key], line, sink)
+            if key == "theme" and event.get(key) not in (None, *THEMES):
+                sink.error(line, f"key 'theme' must be one of {', '.join(THEMES)} "
+                                 "(use theme_dir for your own templates)")
+                del event[key]
         elif key in _EVENT_KEYS:
             sink.warning(line, f"key '{key}' only applies in the event's root event.yaml; "
                                "ignored here")
