@@ -55,10 +55,10 @@ class Orientation:
         """Board square shown at display (row, col)."""
         return (col, row) if self.lettered_rows else (row, col)
 
-    def name(self, row: int, col: int) -> str:
-        """A square's coordinate as the record writes it."""
-        if self.lettered_rows:
-            return f"{column_name(row)}{col + 1}"
+    @staticmethod
+    def name(row: int, col: int) -> str:
+        """A square's coordinate as the record writes it: transposing the board turns
+        "column G, row 8" into "row G, column 8", so the name is the same either way."""
         return square_name(row, col)
 
 

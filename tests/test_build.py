@@ -299,3 +299,18 @@ def test_records_found_recursively_and_output_not_read(tmp_path) -> None:
     shutil.copy(event / "div/r1/a.gcg", event / "_site/copy.gcg")
     assert run_build(str(event)).exit_code == 0
     assert sorted(p.parent.name for p in (event / "_site").rglob("game.json")) == ["a"]
+
+
+def test_lettered_rows_orientation_labels_rows_with_letters(tmp_path) -> None:
+    record = (CORPUS / "gcg-nonexact/scrabscrap__nu19_timon-alex.gcg").read_bytes()
+    body = record.replace(b"#player1", b"#orientation lettered-rows\n#player1", 1)
+    event = make_event(tmp_path / "ev", {"g.gcg": body})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    game = replay(parse_gcg(body, "g"))
+    html = (tmp_path / "o/g/1.html").read_text()
+    assert '<th scope="row">A</th>' in html and '<th scope="col">1</th>' in html
+    first = game.turns[0]
+    # A play the record writes as "8D" is drawn along column 8 of rows D, E, ...
+    names = set(tiles_on(html))
+    expected = {f"{chr(65 + t.col)}{t.row + 1}" for t in first.placed}
+    assert names == expected
