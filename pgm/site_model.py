@@ -31,6 +31,8 @@ class GameEntry:
     division: str | None
     round: str | None
     table: str | None
+    updated: str = ""
+    """ISO time the record last changed."""
     diagnostics: tuple[Diagnostic, ...] = ()
 
     @property

@@ -237,15 +237,22 @@ def test_dangerous_output_folders_are_refused(tmp_path) -> None:
     assert (event / "round/g.gcg").is_file()
 
 
-def test_rebuild_replaces_only_its_own_output_and_default_location(tmp_path) -> None:
-    event = make_event(tmp_path / "ev", {"g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
-                                         .read_bytes()})
+def test_rebuild_touches_only_its_own_files_in_the_default_location(tmp_path) -> None:
+    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {"g.gcg": record})
     assert run_build(str(event)).exit_code == 0
     site = event / "_site"
-    (site / "stale.html").write_text("old")
+    (site / "mine.html").write_text("a file pgm did not make")
+    turns = len(list((site / "g").glob("[0-9]*.html")))
+    # The record loses its last two events: their pages go, the user's file stays.
+    shorter = b"\n".join(record.rstrip().split(b"\n")[:-3]) + b"\n"
+    assert len(parse_gcg(shorter, "g").events) == turns - 2
+    (event / "g.gcg").write_bytes(shorter)
     assert run_build(str(event)).exit_code == 0
-    assert not (site / "stale.html").exists() and (site / "g/1.html").is_file()
+    assert len(list((site / "g").glob("[0-9]*.html"))) == turns - 2
+    assert (site / "mine.html").read_text() == "a file pgm did not make"
     assert not [p for p in event.iterdir() if p.name.startswith(".")]
+    assert not [p for p in site.rglob(".*.tmp")]
 
 
 def test_failed_build_leaves_the_previous_site(tmp_path) -> None:

@@ -1,0 +1,88 @@
+"""Load one record of any supported kind into what the site needs: its index entry and
+a function that renders its files. The extension picks the reader (one dict, as
+Pelican's readers registry), so adding a game kind touches only this table."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from typing import Any
+
+import jinja2
+
+from pgm.config import GameSettings
+from pgm.crossword import replay
+from pgm.crossword_pages import crossword_entry_fields, render_crossword_game
+from pgm.diagnostics import Diagnostic
+from pgm.discover import Source, guess_division, guess_round, guess_table
+from pgm.gcg import parse_gcg
+from pgm.site_model import GameEntry, results
+
+GameFiles = Iterator[tuple[str, str | bytes]]
+Renderer = Callable[[jinja2.Environment, dict[str, Any]], GameFiles]
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    source: Source
+    entry: GameEntry
+    render: Renderer
+    """Yields (file name inside the game folder, content)."""
+
+
+def load_game(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
+    loader = _LOADERS[source.path.suffix.lower()]
+    return loader(source, settings, data)
+
+
+def _load_crossword(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
+    record = parse_gcg(data, source.relative)
+    game = replay(record, distribution=settings.distribution, board=settings.board,
+                  lexicon=settings.lexicon)
+    if settings.orientation and "orientation" not in record.pragmas:
+        game = replace(game, rules=replace(game.rules, orientation=settings.orientation))
+    entry = make_entry(source, settings, "crossword", record.title,
+                       crossword_entry_fields(game), game.diagnostics)
+
+    def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:
+        return render_crossword_game(env, entry, game, data, common)
+
+    return LoadedGame(source, entry, render)
+
+
+_LOADERS: dict[str, Callable[[Source, GameSettings, bytes], LoadedGame]] = {
+    ".gcg": _load_crossword,
+}
+
+
+def make_entry(source: Source, settings: GameSettings, kind: str, record_title: str,
+               fields: dict[str, Any], diagnostics: tuple[Diagnostic, ...]) -> GameEntry:
+    """The event index's view of a game; ``fields`` gives players, scores, live, turns."""
+    players: tuple[str, ...] = fields["players"]
+    scores: tuple[int, ...] | None = fields["scores"]
+    live = settings.live if settings.live is not None else fields["live"]
+    label = settings.title or record_title or " vs ".join(players) or source.relative
+    if scores and not live:
+        status = " – ".join(f"{p} {s}" for p, s in zip(players, scores, strict=False))
+    elif scores:
+        status = "in progress: " + "–".join(str(s) for s in scores)
+    else:
+        status = fields.get("status") or ("in progress" if live else "finished")
+    return GameEntry(
+        slug=source.slug, relative=source.relative, kind=kind, label=label, players=players,
+        scores=scores, live=live, status=status,
+        result_by_seat=results(scores, not live) if scores else (),
+        turns=fields["turns"],
+        division=settings.division or guess_division(source.relative),
+        round=settings.round or guess_round(source.relative),
+        table=settings.table or guess_table(source.relative),
+        updated=_modified(source),
+        diagnostics=diagnostics)
+
+
+def _modified(source: Source) -> str:
+    """When the record last changed (its file time), shown as "updated" on live pages."""
+    stamp = os.stat(source.path).st_mtime
+    return datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")

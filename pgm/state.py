@@ -1,0 +1,124 @@
+"""What a built site remembers about its inputs, so a rebuild redoes only what changed.
+
+``.pgm-state.json`` in the output holds a fingerprint of everything that shapes the
+whole site (pgm version, templates, static files, event configuration) and, per game,
+a fingerprint of its record and settings, its index entry and the files it wrote.
+Unchanged games are neither replayed nor rendered again; files pgm did not list here
+are never deleted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pgm.diagnostics import Diagnostic, Severity
+from pgm.site_model import GameEntry
+
+STATE_NAME = ".pgm-state.json"
+_FORMAT = 1
+
+
+@dataclass
+class GameState:
+    fingerprint: str
+    entry: GameEntry
+    files: list[str]
+    """Paths of the game's files, relative to the output folder."""
+    clean: bool = True
+    """Whether the record replayed without errors (watch mode keeps the last clean pages
+    while an editor's half-written save does not parse)."""
+
+
+@dataclass
+class BuildState:
+    site_fingerprint: str = ""
+    games: dict[str, GameState] = field(default_factory=dict)
+    """By slug."""
+    site_files: list[str] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps({
+            "format": _FORMAT, "site": self.site_fingerprint, "site_files": self.site_files,
+            "games": {slug: {"fingerprint": g.fingerprint, "files": g.files, "clean": g.clean,
+                             "entry": _entry_json(g.entry)}
+                      for slug, g in sorted(self.games.items())},
+        }, ensure_ascii=False, indent=0)
+
+
+def load_state(out: Path) -> BuildState | None:
+    try:
+        data = json.loads((out / STATE_NAME).read_text(encoding="utf-8"))
+        if data.get("format") != _FORMAT:
+            return None
+        games = {slug: GameState(g["fingerprint"], _entry_from_json(g["entry"]), g["files"],
+                                 g.get("clean", True))
+                 for slug, g in data["games"].items()}
+        return BuildState(data["site"], games, data.get("site_files", []))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _entry_json(entry: GameEntry) -> dict[str, Any]:
+    data = asdict(entry)
+    data["diagnostics"] = [{"path": d.path, "line": d.line, "severity": d.severity.value,
+                            "message": d.message, "column": d.column}
+                           for d in entry.diagnostics]
+    return data
+
+
+def _entry_from_json(data: dict[str, Any]) -> GameEntry:
+    data = dict(data)
+    data["diagnostics"] = tuple(Diagnostic(d["path"], d["line"], Severity(d["severity"]),
+                                           d["message"], d["column"])
+                                for d in data["diagnostics"])
+    for key in ("players", "result_by_seat"):
+        data[key] = tuple(data[key])
+    data["scores"] = tuple(data["scores"]) if data["scores"] is not None else None
+    return GameEntry(**data)
+
+
+def fingerprint(*parts: bytes | str) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode("utf-8") if isinstance(part, str) else part)
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def tree_fingerprint(*folders: Path | None) -> str:
+    """Fingerprint of every file below the given folders (templates, static, theme)."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        if folder is None or not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                digest.update(str(path.relative_to(folder)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def atomic_write(path: Path, content: str | bytes) -> bool:
+    """Replace ``path`` in one rename (temp file in the same folder); False if unchanged.
+
+    A web server serving the folder hands out either the old file or the new one,
+    never a mix, and never a 404 for a file that existed.
+    """
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    # No fsync: readers need atomicity, not durability across power loss, and a live
+    # rebuild should take milliseconds.
+    temp.write_bytes(data)
+    os.replace(temp, path)
+    return True

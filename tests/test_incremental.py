@@ -1,0 +1,101 @@
+"""Rebuilds redo only what changed, file by file, and never leave a torn page."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+from conftest import CORPUS
+from sitehelpers import make_event
+
+from pgm.build import BuildOptions, build
+
+GAMES = ["macondo__vs_andy.gcg", "macondo__noah_vs_peter.gcg", "liwords__r2_tim.gcg"]
+
+
+def _event(tmp_path):
+    event = make_event(tmp_path / "ev", {f"r1/{n}": (CORPUS / "gcg" / n).read_bytes()
+                                         for n in GAMES})
+    return event, tmp_path / "site"
+
+
+def _mtimes(out):
+    return {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+
+
+def test_unchanged_event_writes_nothing(tmp_path) -> None:
+    event, out = _event(tmp_path)
+    first = build(BuildOptions(event, out))
+    assert first.rendered_games == 3 and first.files_written > 90
+    before = _mtimes(out)
+    again = build(BuildOptions(event, out))
+    assert again.rendered_games == 0 and again.files_written == 0
+    assert again.games == 3 and again.pages == first.pages
+    assert _mtimes(out) == before
+
+
+def test_one_changed_record_rewrites_its_game_and_the_indexes(tmp_path) -> None:
+    event, out = _event(tmp_path)
+    build(BuildOptions(event, out))
+    before = _mtimes(out)
+    record = event / "r1" / GAMES[0]
+    record.write_bytes(record.read_bytes() + b"\n#note added later\n")
+    result = build(BuildOptions(event, out))
+    assert result.rendered_games == 1
+    changed = {p.relative_to(out).as_posix() for p, t in _mtimes(out).items()
+               if before.get(p) != t}
+    slug = "r1/macondo-vs-andy"
+    assert f"{slug}/input.gcg" in changed and f"{slug}/game.json" in changed
+    assert not [c for c in changed if c.startswith(("r1/macondo-noah", "r1/liwords"))]
+    last = max(int(p.stem) for p in (out / slug).glob("[0-9]*.html"))
+    assert "added later" in (out / slug / f"{last}.html").read_text()
+
+
+def test_removed_record_takes_its_folder_and_index_row_away(tmp_path) -> None:
+    event, out = _event(tmp_path)
+    build(BuildOptions(event, out))
+    (event / "r1" / GAMES[2]).unlink()
+    result = build(BuildOptions(event, out))
+    assert result.games == 2
+    assert not (out / "r1/liwords-r2-tim").exists()
+    assert "liwords-r2-tim" not in (out / "index.html").read_text()
+    summary = json.loads((out / "live.json").read_text())
+    assert [g["slug"] for g in summary["games"]] == ["r1/macondo-noah-vs-peter",
+                                                      "r1/macondo-vs-andy"]
+
+
+def test_template_or_config_change_rebuilds_everything(tmp_path) -> None:
+    event, out = _event(tmp_path)
+    build(BuildOptions(event, out))
+    (event / "event.yaml").write_text("title: Renamed\n")
+    result = build(BuildOptions(event, out))
+    assert result.rendered_games == 3
+    assert "<h1>Renamed</h1>" in (out / "index.html").read_text()
+
+
+def test_half_written_record_keeps_the_last_good_pages_when_asked(tmp_path) -> None:
+    event, out = _event(tmp_path)
+    build(BuildOptions(event, out, keep_last_good=True))
+    slug = "r1/macondo-vs-andy"
+    good = (out / slug / "game.json").read_bytes()
+    record = event / "r1" / GAMES[0]
+    content = record.read_bytes()
+    record.write_bytes(content[: len(content) // 2] + b" Z9 QQ")  # cut mid-line
+    result = build(BuildOptions(event, out, keep_last_good=True))
+    assert result.errors and result.rendered_games == 0
+    assert (out / slug / "game.json").read_bytes() == good
+    record.write_bytes(content)
+    build(BuildOptions(event, out, keep_last_good=True))
+    assert (out / slug / "game.json").read_bytes() == good
+
+
+def test_no_temporary_files_are_left_behind(tmp_path) -> None:
+    event, out = _event(tmp_path)
+    build(BuildOptions(event, out))
+    record = event / "r1" / GAMES[1]
+    record.write_bytes(record.read_bytes() + b"\n")
+    shutil.copy(event / "r1" / GAMES[0], event / "r1" / "copy.gcg")
+    build(BuildOptions(event, out))
+    leftovers = [p for p in out.rglob("*") if ".tmp" in p.name or "pgm-new" in p.name]
+    assert leftovers == [] and os.listdir(tmp_path) == ["ev", "site"]
