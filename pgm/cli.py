@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+import time
 from pathlib import Path
 
 import click
 
 from pgm import __version__
-from pgm.build import BuildError, BuildOptions, BuildResult, build as build_site
+from pgm.build import BuildError, BuildOptions, BuildResult
+from pgm.build import build as build_site
 from pgm.check import check_file
 from pgm.diagnostics import Severity
+from pgm.live import serve as serve_site
+from pgm.live import watch as watch_site
 
 
 @click.group()
@@ -93,3 +98,51 @@ def _progress_bar(total: int):  # type: ignore[no-untyped-def]
 def _close_bar() -> None:
     while _bar:
         _bar.pop().__exit__(None, None, None)  # type: ignore[attr-defined]
+
+
+def _report_rebuild(outcome: BuildResult | BuildError) -> None:
+    stamp = time.strftime("%H:%M:%S")
+    if isinstance(outcome, BuildError):
+        click.echo(f"{stamp} build failed: {outcome}", err=True)
+        return
+    for diagnostic in outcome.diagnostics:
+        if diagnostic.severity is Severity.ERROR:
+            click.echo(f"{stamp} {diagnostic}", err=True)
+    kept = " (kept the last good pages of games with errors)" if outcome.errors else ""
+    click.echo(f"{stamp} {outcome.rendered_games} game(s) rebuilt, {outcome.files_written} "
+               f"file(s) written in {outcome.seconds * 1000:.0f} ms{kept}", err=True)
+
+
+@main.command()
+@click.argument("event_dir", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.option("-o", "--out", type=click.Path(path_type=Path),
+              help="Output folder (default EVENT_DIR/_site), updated file by file.")
+@click.option("--base-url", help="Public address of the site.")
+def watch(event_dir: Path, out: Path | None, base_url: str | None) -> None:
+    """Build, then rebuild as records and event.yaml files change (Ctrl-C to stop).
+
+    Every file is replaced atomically, so a web server publishing the output never
+    serves a torn or missing page; a record saved half-way keeps its last good pages.
+    """
+    click.echo(f"Watching {event_dir} (Ctrl-C to stop)", err=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        watch_site(BuildOptions(event_dir, out, False, base_url), _report_rebuild)
+
+
+@main.command()
+@click.argument("event_dir", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.option("--port", default=8000, show_default=True, help="Port on 127.0.0.1.")
+def serve(event_dir: Path, port: int) -> None:
+    """Preview the site on http://127.0.0.1:PORT/ with live reload.
+
+    Builds into a temporary folder (never the publish folder) and rebuilds on changes.
+    """
+    def ready(url: str, out: Path) -> None:
+        click.echo(f"Serving {event_dir} at {url} (Ctrl-C to stop)", err=True)
+
+    try:
+        serve_site(BuildOptions(event_dir), port, _report_rebuild, ready)
+    except KeyboardInterrupt:
+        pass
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve on port {port}: {exc.strerror}") from None

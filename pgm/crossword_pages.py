@@ -141,5 +141,5 @@ def game_json(entry: GameEntry, game: CrosswordGame) -> dict[str, Any]:
     data["path"] = entry.relative
     data.update(format="pgm-game/1", title=entry.label, slug=entry.slug, round=entry.round,
                 division=entry.division, table=entry.table, live=entry.live,
-                record=RECORD_NAME, turns=len(game.turns))
+                updated=entry.updated, record=RECORD_NAME, turns=len(game.turns))
     return data

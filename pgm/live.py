@@ -1,0 +1,144 @@
+"""Live annotation: rebuild as records are saved (``pgm watch``) and preview (``pgm serve``).
+
+Watching applies incremental builds, which write each file by an atomic rename, so a web
+server publishing the output folder never hands out a torn page or a 404 for a page that
+existed. While a record does not replay cleanly (an editor's half-written save) its game
+keeps the last good pages.
+
+``pgm serve`` builds into a temporary folder (never the publish folder) and serves it on
+127.0.0.1; open pages reload when a rebuild changes the site, except pages of games in
+progress, which follow the game themselves.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from collections.abc import Callable
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import watchfiles
+
+from pgm.build import BuildError, BuildOptions, BuildResult, build
+from pgm.discover import RECORD_EXTENSIONS
+
+Report = Callable[[BuildResult | BuildError], None]
+
+
+def _relevant(out: Path, change: watchfiles.Change, path: str) -> bool:
+    """Records, event.yaml files and theme files count; the output and editors' temporary
+    files do not."""
+    candidate = Path(path)
+    if candidate.is_relative_to(out) or candidate.name.startswith((".", "~")):
+        return False
+    return candidate.suffix.lower() in RECORD_EXTENSIONS + (".yaml", ".html", ".css", ".js")
+
+
+def rebuild(options: BuildOptions, report: Report) -> BuildResult | None:
+    try:
+        result = build(options)
+    except BuildError as exc:
+        report(exc)
+        return None
+    report(result)
+    return result
+
+
+def watch(options: BuildOptions, report: Report, stop: threading.Event | None = None,
+          on_build: Callable[[], None] | None = None) -> None:
+    """Build, then rebuild after every relevant change until ``stop`` is set."""
+    out = (options.out or options.event_dir / "_site").resolve()
+    options = BuildOptions(options.event_dir, out, options.strict, options.base_url,
+                           keep_last_good=True)
+    rebuild(options, report)
+    if on_build:
+        on_build()
+    for changes in watchfiles.watch(options.event_dir, stop_event=stop, debounce=50,
+                                    step=20, rust_timeout=500, yield_on_timeout=False,
+                                    watch_filter=partial(_relevant, out)):
+        if changes:
+            rebuild(options, report)
+            if on_build:
+                on_build()
+
+
+class _PreviewHandler(SimpleHTTPRequestHandler):
+    """Serves the preview folder; adds a reload script to pages and a version endpoint."""
+
+    version: list[int] = [0]
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
+        return
+
+    def do_GET(self) -> None:  # noqa: N802 - stdlib name
+        if self.path.startswith("/__pgm__/version"):
+            body = str(self.version[0]).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
+        data = source.read()
+        if self.path.split("?")[0].endswith((".html", "/")) and b"data-live=" not in data:
+            data = data.replace(b"</body>", _RELOAD_SCRIPT + b"</body>")
+        outputfile.write(data)
+
+    def send_header(self, keyword: str, value: str) -> None:
+        if keyword.lower() == "content-length" and self.path.split("?")[0].endswith(
+                (".html", "/")):
+            return  # the page grows by the reload script; close the connection instead
+        super().send_header(keyword, value)
+
+
+_RELOAD_SCRIPT = (
+    b"<script>(function(){var seen=null;setInterval(function(){fetch('/__pgm__/version',"
+    b"{cache:'no-store'}).then(function(r){return r.text();}).then(function(v){"
+    b"if(seen!==null&&v!==seen){location.reload();}seen=v;}).catch(function(){});},1000);"
+    b"}());</script>")
+
+
+def serve(options: BuildOptions, port: int, report: Report,
+          ready: Callable[[str, Path], None] | None = None,
+          stop: threading.Event | None = None) -> None:
+    """Build into a temporary folder, serve it on 127.0.0.1:``port`` and keep it current."""
+    stop = stop or threading.Event()
+    with tempfile.TemporaryDirectory(prefix="pgm-serve-") as temp:
+        out = Path(temp) / "site"
+        preview = BuildOptions(options.event_dir, out, options.strict, options.base_url)
+        version = [0]
+        handler = type("Handler", (_PreviewHandler,), {"version": version})
+        first = threading.Event()
+
+        def built() -> None:
+            version[0] += 1
+            first.set()
+
+        watcher = threading.Thread(target=watch, args=(preview, report, stop, built),
+                                   daemon=True)
+        watcher.start()
+        first.wait()
+        server = ThreadingHTTPServer(("127.0.0.1", port),
+                                     partial(handler, directory=str(out)))
+        server.daemon_threads = True
+        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        if ready:
+            ready(url, out)
+        serving = threading.Thread(target=server.serve_forever, daemon=True)
+        serving.start()
+        try:
+            stop.wait()
+        finally:
+            server.shutdown()
+            server.server_close()
+            watcher.join(timeout=5)
