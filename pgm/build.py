@@ -12,7 +12,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
@@ -20,8 +20,7 @@ import jinja2
 from pgm import __version__
 from pgm.config import ConfigSet, load_configs
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.discover import Source, assign_slugs, find_records
-from pgm.games import LoadedGame, load_game
+from pgm.discover import assign_slugs, find_records
 from pgm.output import (
     MARKER,
     OutputError,
@@ -34,9 +33,17 @@ from pgm.output import (
 from pgm.render import make_environment
 from pgm.resources import builtin_dir
 from pgm.site_model import GameEntry
-from pgm.site_pages import Files, render_game_files, render_site_files
-from pgm.state import STATE_NAME, BuildState, GameState, atomic_write, fingerprint, \
-    load_state, tree_fingerprint
+from pgm.site_pages import render_site_files
+from pgm.state import (
+    STATE_NAME,
+    BuildState,
+    GameState,
+    atomic_write,
+    fingerprint,
+    load_state,
+    tree_fingerprint,
+)
+from pgm.workers import GameTask, default_jobs, remove_stale, run_tasks
 
 
 class BuildError(Exception):
@@ -52,6 +59,8 @@ class BuildOptions:
     keep_last_good: bool = False
     """Keep a game's pages when its record stops replaying cleanly (an editor's
     half-written save while watching); the pages come back once it parses again."""
+    jobs: int = field(default_factory=default_jobs)
+    """Worker processes for rendering games (1: no workers)."""
 
 
 @dataclass
@@ -84,9 +93,9 @@ Progress = Callable[[int], None]
 
 @dataclass
 class _Plan:
-    """Every game of the event, either replayed now or carried over from the state."""
+    """Every game of the event: to be (re)rendered now, or carried over from the state."""
 
-    fresh: list[tuple[LoadedGame, str]] = field(default_factory=list)
+    tasks: list[GameTask] = field(default_factory=list)
     kept: dict[str, GameState] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
 
@@ -107,25 +116,22 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
         raise BuildError(str(exc)) from None
     configs = load_configs(event, sorted({r.parent for r in records}),
                            {"base_url": options.base_url})
+    configs.records = records
     if configs.has_errors:
         raise BuildError("the event configuration has errors:\n" +
                          "\n".join(str(d) for d in configs.diagnostics))
     theme_dir = _theme_dir(configs)
     site_print = _site_fingerprint(configs, theme_dir)
     state = load_state(out) if (out / MARKER).is_file() else None
-    incremental = state is not None and state.site_fingerprint == site_print
+    if state is not None and state.site_fingerprint != site_print:
+        state = None  # templates, configuration or pgm changed: render everything
     result = BuildResult(out, diagnostics=list(configs.diagnostics))
     result.diagnostics += [Diagnostic(s.split(":")[0], 0, Severity.WARNING, s) for s in skipped]
-    sources = assign_slugs(event, records)
-    plan = _plan(sources, configs, state if incremental else None, options.keep_last_good,
-                 progress)
-    _summarise(plan, result)
-    env = make_environment(theme_dir)
     try:
-        if incremental and state is not None:
-            _write_incremental(env, configs, plan, state, out, result)
+        if state is not None:
+            _build_incremental(options, configs, theme_dir, state, out, result, progress)
         else:
-            _write_full(env, configs, plan, out, theme_dir, site_print, result)
+            _build_full(options, configs, theme_dir, site_print, out, result, progress)
     except jinja2.TemplateError as exc:
         raise BuildError(f"template error in {_failing_template(exc)}: {exc.message}") from None
     except OSError as exc:
@@ -134,76 +140,70 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     return result
 
 
-def _plan(sources: list[Source], configs: ConfigSet, state: BuildState | None,
-          keep_last_good: bool, progress: Callable[[int], Progress] | None) -> _Plan:
+def _plan(options: BuildOptions, configs: ConfigSet, state: BuildState | None, target: Path
+          ) -> _Plan:
+    """Which games need rendering: all of them without a state, else the changed ones."""
     plan = _Plan()
-    tick = progress(len(sources)) if progress else None
-    for source in sources:
+    for source in assign_slugs(configs.root, configs.records):
         settings = configs.settings_for(source.path)
-        if tick:
-            tick(1)
         if settings.draft:
             continue
-        data = source.path.read_bytes()
-        game_print = fingerprint(data, repr(settings), source.relative)
+        game_print = fingerprint(source.path.read_bytes(), repr(settings), source.relative)
         old = state.games.get(source.slug) if state else None
         plan.order.append(source.slug)
         if old is not None and old.fingerprint == game_print:
             plan.kept[source.slug] = old
-            continue
-        game = load_game(source, settings, data)
-        if keep_last_good and old is not None and old.clean and game.entry.errors:
-            # The last good pages stay; the new problems are still reported.
-            entry = replace(old.entry, diagnostics=game.entry.diagnostics)
-            plan.kept[source.slug] = GameState(old.fingerprint, entry, old.files, True)
-            continue
-        plan.fresh.append((game, game_print))
+        else:
+            plan.tasks.append(GameTask(source, settings, game_print, target, state is not None,
+                                       old, options.keep_last_good))
     return plan
 
 
-def _summarise(plan: _Plan, result: BuildResult) -> None:
-    entries = [g.entry for g, _ in plan.fresh] + [s.entry for s in plan.kept.values()]
-    result.games = len(entries)
-    result.rendered_games = len(plan.fresh)
-    for entry in entries:
+def _run(plan: _Plan, options: BuildOptions, configs: ConfigSet, theme_dir: Path | None,
+         result: BuildResult, progress: Callable[[int], Progress] | None
+         ) -> dict[str, GameState]:
+    """Render the planned games; returns the state of every game of the event."""
+    states = dict(plan.kept)
+    tick = progress(len(plan.tasks)) if progress and plan.tasks else None
+    for task, outcome in zip(plan.tasks, run_tasks(plan.tasks, configs, theme_dir,
+                                                   options.jobs, tick), strict=True):
+        states[task.source.slug] = outcome.state
+        result.rendered_games += not outcome.kept
+        result.files_written += outcome.files_written
+    for slug in plan.order:
+        entry = states[slug].entry
+        result.pages += sum(1 for f in states[slug].files if f.endswith(".html"))
         result.diagnostics += entry.diagnostics
         if entry.errors:
             result.broken_games.append(entry.relative)
+    result.games = len(plan.order)
+    return states
 
 
-def _entries(plan: _Plan) -> list[GameEntry]:
-    fresh = {g.entry.slug: g.entry for g, _ in plan.fresh}
-    return [fresh[slug] if slug in fresh else plan.kept[slug].entry for slug in plan.order]
+def _entries(plan: _Plan, states: dict[str, GameState]) -> list[GameEntry]:
+    return [states[slug].entry for slug in plan.order]
 
 
 # ---------------------------------------------------------------------------------------
 # Full build: everything into a staging folder, swapped in at once
 
 
-def _write_full(env: jinja2.Environment, configs: ConfigSet, plan: _Plan, out: Path,
-                theme_dir: Path | None, site_print: str, result: BuildResult) -> None:
-    if plan.kept:  # a full build renders every game, whatever the state said
-        raise AssertionError("full builds start without a state")
+def _build_full(options: BuildOptions, configs: ConfigSet, theme_dir: Path | None,
+                site_print: str, out: Path, result: BuildResult,
+                progress: Callable[[int], Progress] | None) -> None:
     stage = staging_folder(out)
     try:
+        plan = _plan(options, configs, None, stage)
         _copy_static(configs, stage, theme_dir)
-        state = BuildState(site_print)
-        entries = _entries(plan)
-        for game, game_print in plan.fresh:
-            files = render_game_files(env, configs, game)
-            for path, content in files:
-                write_file(stage / path, content)
-            state.games[game.entry.slug] = GameState(game_print, game.entry,
-                                                     [p for p, _ in files],
-                                                     not game.entry.errors)
-            result.pages += sum(1 for p, _ in files if p.endswith(".html"))
-        site = render_site_files(env, configs, entries)
+        states = _run(plan, options, configs, theme_dir, result, progress)
+        env = make_environment(theme_dir)
+        site = render_site_files(env, configs, _entries(plan, states))
         for path, content in site:
             write_file(stage / path, content)
         result.pages += sum(1 for p, _ in site if p.endswith(".html"))
-        state.site_files = [p for p, _ in site]
+        state = BuildState(site_print, states, [p for p, _ in site])
         write_file(stage / STATE_NAME, state.to_json())
-        result.files_written = sum(1 for p in stage.rglob("*") if p.is_file())
+        result.files_written += len(site) + 1
         publish(stage, out)
     except BaseException:
         discard(stage)
@@ -214,55 +214,23 @@ def _write_full(env: jinja2.Environment, configs: ConfigSet, plan: _Plan, out: P
 # Incremental build: changed games and the index pages, file by file
 
 
-def _write_incremental(env: jinja2.Environment, configs: ConfigSet, plan: _Plan,
-                       state: BuildState, out: Path, result: BuildResult) -> None:
+def _build_incremental(options: BuildOptions, configs: ConfigSet, theme_dir: Path | None,
+                       state: BuildState, out: Path, result: BuildResult,
+                       progress: Callable[[int], Progress] | None) -> None:
+    plan = _plan(options, configs, state, out)
     removed = [slug for slug in state.games if slug not in plan.order]
-    result.pages = sum(sum(1 for f in g.files if f.endswith(".html"))
-                       for g in plan.kept.values())
-    if not plan.fresh and not removed:
-        result.pages += sum(1 for f in state.site_files if f.endswith(".html"))
-        return
-    # Render everything first: a template error must not leave half an update behind.
-    rendered = [(game, game_print, render_game_files(env, configs, game))
-                for game, game_print in plan.fresh]
-    site = render_site_files(env, configs, _entries(plan))
-    new_state = BuildState(state.site_fingerprint, dict(plan.kept), [p for p, _ in site])
-    for game, game_print, files in rendered:
-        result.files_written += _write_files(out, files)
-        old = state.games.get(game.entry.slug)
-        _remove_stale(out, old.files if old else [], {p for p, _ in files})
-        new_state.games[game.entry.slug] = GameState(game_print, game.entry,
-                                                     [p for p, _ in files],
-                                                     not game.entry.errors)
-        result.pages += sum(1 for p, _ in files if p.endswith(".html"))
-    result.files_written += _write_files(out, site)
-    for slug in removed:
-        _remove_stale(out, state.games[slug].files, set())
+    states = _run(plan, options, configs, theme_dir, result, progress)
+    env = make_environment(theme_dir)
+    site = render_site_files(env, configs, _entries(plan, states))
     result.pages += sum(1 for p, _ in site if p.endswith(".html"))
-    atomic_write(out / STATE_NAME, new_state.to_json())
-
-
-def _write_files(out: Path, files: Files) -> int:
-    """Pages first, then ``game.json`` and index pages, so no link or poll points at a
-    page that is not there yet."""
-    ordered = sorted(files, key=lambda f: (f[0].endswith(("game.json", "index.html",
-                                                          "live.json")), f[0]))
-    return sum(atomic_write(out / path, content) for path, content in ordered)
-
-
-def _remove_stale(out: Path, old_files: list[str], keep: set[str]) -> None:
-    """Delete files this site listed before and no longer produces (and emptied folders)."""
-    folders = set()
-    for name in old_files:
-        if name in keep:
-            continue
-        path = out / name
-        path.unlink(missing_ok=True)
-        folders.add(path.parent)
-    for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
-        while folder != out and folder.is_dir() and not any(folder.iterdir()):
-            folder.rmdir()
-            folder = folder.parent
+    unchanged = all(s is state.games.get(slug) for slug, s in states.items())
+    if not result.rendered_games and not removed and unchanged:
+        return
+    result.files_written += sum(atomic_write(out / path, content) for path, content in site)
+    for slug in removed:
+        remove_stale(out, state.games[slug].files, set())
+    atomic_write(out / STATE_NAME, BuildState(state.site_fingerprint, states,
+                                              [p for p, _ in site]).to_json())
 
 
 # ---------------------------------------------------------------------------------------

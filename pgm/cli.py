@@ -57,12 +57,20 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
 @click.option("--base-url", help="Public address of the site: adds canonical links and "
                                  "sitemap.xml (overrides base_url in event.yaml).")
 @click.option("--quiet", is_flag=True, help="Print only problems and failures.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes for rendering (default: the number of cores).")
 def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
-          quiet: bool) -> None:
-    """Build the static site of the event in EVENT_DIR."""
+          quiet: bool, jobs: int | None) -> None:
+    """Build the static site of the event in EVENT_DIR.
+
+    Only changed games are rendered again; an unchanged event writes nothing.
+    """
     show_bar = not quiet and sys.stderr.isatty()
+    options = BuildOptions(event_dir, out, strict, base_url)
+    if jobs is not None:
+        options = BuildOptions(event_dir, out, strict, base_url, jobs=jobs)
     try:
-        result = build_site(BuildOptions(event_dir, out, strict, base_url),
+        result = build_site(options,
                             progress=_progress_bar if show_bar else None)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from None

@@ -87,6 +87,8 @@ class ConfigSet:
     event: EventConfig
     overlays: list[Overlay]
     diagnostics: list[Diagnostic]
+    records: list[Path] = field(default_factory=list)
+    """The event's record files, in the order they were found."""
 
     def settings_for(self, record: Path) -> GameSettings:
         """Root defaults, then each enclosing folder's overlay, then matching globs."""

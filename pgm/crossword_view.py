@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from pgm.board import Layout, column_name
-from pgm.crossword_model import CrosswordGame, Position, Turn, unseen_tiles, \
-    vowel_consonant_counts
+from pgm.crossword_model import CrosswordGame, Position, Turn, unseen_tiles, vowel_consonant_counts
 from pgm.diagnostics import Diagnostic
 from pgm.gcg import EventKind
 from pgm.scoring import square_name
@@ -259,8 +258,9 @@ def score_sheet(game: CrosswordGame, diagnostics_by_line: dict[int, list[Diagnos
     rows = []
     for turn in game.turns:
         event = turn.event
+        exchanged = event.tiles or event.exchange_count
         word = word_display(turn, game) if event.kind is EventKind.PLAY else {
-            EventKind.PASS: "pass", EventKind.EXCHANGE: f"exch. {event.tiles or event.exchange_count}",
+            EventKind.PASS: "pass", EventKind.EXCHANGE: f"exch. {exchanged}",
             EventKind.WITHDRAWAL: "withdrawn", EventKind.CHALLENGE_BONUS: "challenge bonus",
             EventKind.END_RACK_POINTS: f"({event.tiles})",
             EventKind.END_RACK_PENALTY: f"({event.tiles})", EventKind.TIME_PENALTY: "time",

@@ -1,0 +1,136 @@
+"""Load, replay and render games, in parallel worker processes when there are many.
+
+A worker gets a small task (where the record is, its settings, where to write) and
+returns a small outcome (the index entry and the files written), so the main process
+never holds the pages of the whole event: memory stays flat as events grow.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import jinja2
+
+from pgm.config import ConfigSet, GameSettings
+from pgm.discover import Source
+from pgm.games import load_game
+from pgm.output import write_file
+from pgm.render import make_environment
+from pgm.site_pages import render_game_files
+from pgm.state import GameState, atomic_write
+
+_MIN_GAMES_FOR_WORKERS = 8
+
+
+@dataclass(frozen=True)
+class GameTask:
+    source: Source
+    settings: GameSettings
+    fingerprint: str
+    target: Path
+    """Folder to write into: a staging folder, or the live output folder."""
+    in_place: bool
+    """Write by atomic rename and remove files the game no longer has (incremental)."""
+    previous: GameState | None = None
+    keep_last_good: bool = False
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    state: GameState
+    kept: bool
+    """The last good pages were kept (the record does not replay cleanly right now)."""
+    pages: int
+    files_written: int
+
+
+@dataclass
+class _Worker:
+    configs: ConfigSet
+    env: jinja2.Environment
+
+
+_WORKER: list[_Worker] = []
+
+
+def _init(configs: ConfigSet, theme_dir: Path | None) -> None:
+    _WORKER[:] = [_Worker(configs, make_environment(theme_dir))]
+
+
+def run_task(task: GameTask) -> GameOutcome:
+    worker = _WORKER[0]
+    game = load_game(task.source, task.settings, task.source.path.read_bytes())
+    entry = game.entry
+    previous = task.previous
+    if task.keep_last_good and previous is not None and previous.clean and entry.errors:
+        kept = GameState(previous.fingerprint, replace(previous.entry,
+                                                       diagnostics=entry.diagnostics),
+                         previous.files, True)
+        return GameOutcome(kept, True, _pages(previous.files), 0)
+    files = render_game_files(worker.env, worker.configs, game)
+    written = _write(task, files)
+    names = [path for path, _ in files]
+    if task.in_place and previous is not None:
+        remove_stale(task.target, previous.files, set(names))
+    state = GameState(task.fingerprint, entry, names, not entry.errors)
+    return GameOutcome(state, False, _pages(names), written)
+
+
+def _write(task: GameTask, files: list[tuple[str, str | bytes]]) -> int:
+    if not task.in_place:
+        for path, content in files:
+            write_file(task.target / path, content)
+        return len(files)
+    # Pages first, then game.json and the game's index, so that no link or poll points
+    # at a page that is not there yet.
+    ordered = sorted(files, key=lambda f: (f[0].endswith(("game.json", "index.html")), f[0]))
+    return sum(atomic_write(task.target / path, content) for path, content in ordered)
+
+
+def _pages(names: list[str]) -> int:
+    return sum(1 for name in names if name.endswith(".html"))
+
+
+def remove_stale(out: Path, old_files: list[str], keep: set[str]) -> None:
+    """Delete files this site listed before and no longer produces (and emptied folders)."""
+    folders = set()
+    for name in old_files:
+        if name in keep:
+            continue
+        path = out / name
+        path.unlink(missing_ok=True)
+        folders.add(path.parent)
+    for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+        while folder != out and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+        (os.cpu_count() or 1)
+
+
+def run_tasks(tasks: list[GameTask], configs: ConfigSet, theme_dir: Path | None, jobs: int,
+              tick: Callable[[int], None] | None = None) -> Iterator[GameOutcome]:
+    """Outcomes in task order; worker processes only when they pay for themselves."""
+    if jobs <= 1 or len(tasks) < _MIN_GAMES_FOR_WORKERS:
+        _init(configs, theme_dir)
+        for task in tasks:
+            yield run_task(task)
+            if tick:
+                tick(1)
+        return
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init,
+                             initargs=(configs, theme_dir)) as pool:
+        chunk = max(1, min(16, len(tasks) // (jobs * 8)))
+        for outcome in pool.map(run_task, tasks, chunksize=chunk):
+            yield outcome
+            if tick:
+                tick(1)
