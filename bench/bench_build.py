@@ -1,0 +1,75 @@
+"""Measure a full build of a large generated event against the disk's own floor.
+
+    python bench/bench_build.py --games 1000 [--jobs N]
+
+Prints turn pages per second, total seconds, median bytes per turn page, peak resident
+memory, the floor (writing the same files with the same bytes, no rendering) and the
+ratio build/floor; then a rebuild with nothing changed and one with one record changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import generate_event  # noqa: E402
+
+
+def run_build(event: Path, out: Path, jobs: int | None) -> float:
+    command = [sys.executable, "-m", "pgm", "build", str(event), "-o", str(out), "--quiet"]
+    if jobs:
+        command += ["--jobs", str(jobs)]
+    started = time.perf_counter()
+    subprocess.run(command, check=True)
+    return time.perf_counter() - started
+
+
+def floor(site: Path, target: Path) -> float:
+    """Time to write the built files again, byte for byte, into a fresh folder."""
+    files = [(p.relative_to(site), p.read_bytes()) for p in site.rglob("*") if p.is_file()]
+    started = time.perf_counter()
+    for relative, data in files:
+        path = target / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=None)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="pgm-bench-") as temp:
+        event, out = Path(temp) / "event", Path(temp) / "site"
+        records = generate_event(event, args.games)
+        seconds = run_build(event, out, args.jobs)
+        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        turn_pages = [p for p in out.rglob("[0-9]*.html")]
+        sizes = [p.stat().st_size for p in turn_pages]
+        floor_seconds = floor(out, Path(temp) / "floor")
+        unchanged = run_build(event, out, args.jobs)
+        records[len(records) // 2].write_bytes(records[len(records) // 2].read_bytes() +
+                                               b"#note edited\n")
+        one_change = run_build(event, out, args.jobs)
+    print(f"games: {args.games}")
+    print(f"turn pages: {len(turn_pages)}")
+    print(f"full build: {seconds:.2f} s, {len(turn_pages) / seconds:,.0f} turn pages/s")
+    print(f"turn page size: median {statistics.median(sizes) / 1024:.1f} KB, "
+          f"max {max(sizes) / 1024:.1f} KB")
+    print(f"peak resident memory: {peak_mb:.0f} MB (largest process)")
+    print(f"floor (write the same files, no rendering): {floor_seconds:.2f} s; "
+          f"build/floor = {seconds / floor_seconds:.1f}")
+    print(f"rebuild, nothing changed: {unchanged:.2f} s (process start included)")
+    print(f"rebuild, one record changed: {one_change:.2f} s (process start included)")
+
+
+if __name__ == "__main__":
+    main()
