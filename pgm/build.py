@@ -27,6 +27,7 @@ from pgm.output import (
     check_output,
     discard,
     publish,
+    remove_leftovers,
     staging_folder,
     write_file,
 )
@@ -122,6 +123,7 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
                          "\n".join(str(d) for d in configs.diagnostics))
     theme_dir = _theme_dir(configs)
     site_print = _site_fingerprint(configs, theme_dir)
+    remove_leftovers(out)
     state = load_state(out) if (out / MARKER).is_file() else None
     if state is not None and state.site_fingerprint != site_print:
         state = None  # templates, configuration or pgm changed: render everything

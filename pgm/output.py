@@ -47,12 +47,35 @@ def check_output(out: Path, event: Path, records: list[Path]) -> None:
 def staging_folder(out: Path) -> Path:
     """A fresh folder beside ``out`` (same filesystem, so the final rename is atomic)."""
     out.parent.mkdir(parents=True, exist_ok=True)
+    remove_leftovers(out)
     stage = out.parent / f".{out.name}.pgm-new-{os.getpid()}"
     if stage.exists():
         shutil.rmtree(stage)
     stage.mkdir()
     (stage / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
     return stage
+
+
+def remove_leftovers(out: Path) -> None:
+    """Staging and old folders of a build that was killed; only ones pgm marked."""
+    for pattern in (f".{out.name}.pgm-new-*", f".{out.name}.pgm-old-*"):
+        for folder in out.parent.glob(pattern):
+            pid = folder.name.rsplit("-", 1)[-1]
+            if (folder / MARKER).is_file() and not _alive(pid):
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: str) -> bool:
+    """Whether another build that may still be writing owns a folder."""
+    if not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def publish(stage: Path, out: Path) -> None:

@@ -7,8 +7,11 @@ never holds the pages of the whole event: memory stays flat as events grow.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -38,6 +41,8 @@ class GameTask:
     """Write by atomic rename and remove files the game no longer has (incremental)."""
     previous: GameState | None = None
     keep_last_good: bool = False
+    parent: int | None = None
+    """Process id of the build, when run in a worker process."""
 
 
 @dataclass(frozen=True)
@@ -62,8 +67,30 @@ def _init(configs: ConfigSet, theme_dir: Path | None) -> None:
     _WORKER[:] = [_Worker(configs, make_environment(theme_dir))]
 
 
+def _init_process(configs: ConfigSet, theme_dir: Path | None) -> None:
+    """A worker must not outlive a build that was killed: it would go on writing into a
+    staging folder the next build has already cleaned away."""
+    _die_with_parent()
+    _init(configs, theme_dir)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass  # not Linux: the orphan check in run_task still stops it
+    if os.getppid() == 1:
+        os._exit(1)
+
+
 def run_task(task: GameTask) -> GameOutcome:
     worker = _WORKER[0]
+    if task.parent is not None and os.getppid() != task.parent:
+        os._exit(1)  # the build that started this worker is gone
     game = load_game(task.source, task.settings, task.source.path.read_bytes())
     entry = game.entry
     previous = task.previous
@@ -127,7 +154,9 @@ def run_tasks(tasks: list[GameTask], configs: ConfigSet, theme_dir: Path | None,
                 tick(1)
         return
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init,
+    parent = os.getpid()
+    tasks = [replace(task, parent=parent) for task in tasks]
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_process,
                              initargs=(configs, theme_dir)) as pool:
         chunk = max(1, min(16, len(tasks) // (jobs * 8)))
         for outcome in pool.map(run_task, tasks, chunksize=chunk):

@@ -1,0 +1,183 @@
+"""Hostile and broken inputs: paths, crashes, permissions, configuration, huge records."""
+
+from __future__ import annotations
+
+import errno
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import CORPUS, ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sitehelpers import make_event, run_build
+
+from pgm.config import load_configs
+from pgm.crossword import replay
+from pgm.discover import assign_slugs, find_records
+from pgm.gcg import parse_gcg
+from pgm.output import MARKER
+
+GOOD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+
+
+def test_symlinks_out_of_the_event_are_not_read(tmp_path) -> None:
+    outside = tmp_path / "private"
+    outside.mkdir()
+    (outside / "secret.gcg").write_bytes(GOOD)
+    event = make_event(tmp_path / "ev", {"real.gcg": GOOD})
+    (event / "link.gcg").symlink_to(outside / "secret.gcg")
+    (event / "linked-folder").symlink_to(outside, target_is_directory=True)
+    records, problems = find_records(event, [])
+    assert records == [event / "real.gcg"]
+    assert problems == [f"{event / 'link.gcg'}: links outside the event folder; skipped"]
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 0 and not (tmp_path / "o/link").exists()
+    assert not (tmp_path / "o/linked-folder").exists()
+
+
+def test_odd_names_get_distinct_stable_slugs_inside_the_output(tmp_path) -> None:
+    names = ["Round 1/Table 1.gcg", "round-1/table-1.gcg", "ROUND_1/table 1.gcg",
+             "a..dots...gcg", "CON.gcg", "static.gcg", "ünïcödé/名前.gcg",
+             "x" * 200 + ".gcg", "-/-.gcg"]
+    event = make_event(tmp_path / "ev", {name: GOOD for name in names})
+    records, _ = find_records(event, [])
+    first = [s.slug for s in assign_slugs(event, records)]
+    assert len(set(first)) == len(names)
+    assert first == [s.slug for s in assign_slugs(event, list(reversed(records)))]
+    assert all(".." not in slug and not slug.startswith("/") and len(slug) < 140
+               for slug in first)
+    assert "static" not in first and "con" not in first
+    out = tmp_path / "o"
+    assert run_build(str(event), "-o", str(out)).exit_code == 0
+    written = [p.resolve() for p in out.rglob("*")]
+    assert all(p.is_relative_to(out.resolve()) for p in written)
+    assert len(list(out.rglob("game.json"))) == len(names)
+
+
+def test_a_killed_build_leaves_the_previous_site_and_the_next_build_succeeds(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {f"r{i}/g{j}.gcg": GOOD + f"\n#note {i}{j}\n".encode()
+                                         for i in range(3) for j in range(6)})
+    out = tmp_path / "site"
+    assert run_build(str(event), "-o", str(out)).exit_code == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    (event / "event.yaml").write_text("title: Changed\n")  # forces a full rebuild
+    rng = random.Random(3)
+    for _ in range(4):
+        process = subprocess.Popen([sys.executable, "-m", "pgm", "build", str(event), "-o",
+                                    str(out), "--quiet", "--jobs", "2"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.3, 1.2))
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        current = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+        assert current == before or (out / MARKER).is_file() and "Changed" in (
+            out / "index.html").read_text()
+        if current != before:
+            break
+    assert run_build(str(event), "-o", str(out)).exit_code == 0
+    assert "<h1>Changed</h1>" in (out / "index.html").read_text()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize("error", [errno.ENOSPC, errno.EACCES])
+def test_disk_full_or_permission_error_names_the_path_and_keeps_the_site(
+        tmp_path, monkeypatch, error: int) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "h.gcg": GOOD + b"\n#note h\n"})
+    out = tmp_path / "site"
+    assert run_build(str(event), "-o", str(out)).exit_code == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    written = []
+
+    def failing_write(path, content) -> None:
+        written.append(path)
+        if len(written) > 5:
+            raise OSError(error, os.strerror(error), str(path))
+        real_write(path, content)
+
+    import pgm.workers
+
+    real_write = pgm.workers.write_file
+    monkeypatch.setattr(pgm.workers, "write_file", failing_write)
+    (event / "event.yaml").write_text("title: x\n")  # a full rebuild
+    result = run_build(str(event), "-o", str(out))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cannot write the site: {os.strerror(error)}: {written[-1]}" in result.output
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_unwritable_output_is_reported_without_a_traceback(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD})
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = run_build(str(event), "-o", str(blocker / "site"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "cannot write the site" in result.output or "not a folder" in result.output
+
+
+BAD_CONFIGS = {
+    "title: [unclosed\n": "2: error: YAML syntax error: expected ',' or ']'",
+    "- a list\n- not a mapping\n": "1: error: the configuration must be a mapping",
+    "title: x\nspoiler_free: 3\n": "2: error: key 'spoiler_free' must be true or false, not 3",
+    "games: 7\n": "1: error: key 'games' must map file names or globs to settings",
+    "css: {a: 1}\n": "1: error: key 'css' must be a file name or a list of file names",
+    "theme: neon\n": "1: error: key 'theme' must be one of default, classic",
+    "live_poll_seconds: -2\n": "1: error: key 'live_poll_seconds' must be a positive whole",
+    "orientation: sideways\n": "1: error: key 'orientation' must be one of",
+}
+
+
+@pytest.mark.parametrize("text,expected", BAD_CONFIGS.items(), ids=list(BAD_CONFIGS))
+def test_bad_configuration_gives_one_clear_message(tmp_path, text: str, expected: str) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": text})
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{event / 'event.yaml'}:{expected}" in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_missing_theme_dir_names_the_key(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": "theme_dir: nowhere\n"})
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert "key 'theme_dir': folder nowhere does not exist" in result.output
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_config_loader_never_raises(tmp_path_factory, text: str) -> None:
+    folder = tmp_path_factory.mktemp("cfg")
+    (folder / "event.yaml").write_text(text, encoding="utf-8")
+    configs = load_configs(folder, [])
+    assert all(d.path.endswith("event.yaml") for d in configs.diagnostics)
+
+
+def test_huge_records_finish(tmp_path) -> None:
+    """A 1 MB record with 100,000-character lines is read, replayed and checked; the
+    subprocess timeout only catches a hang, it measures nothing."""
+    long_line = b"#note " + b"x" * 100_000 + b"\n"
+    garbage = b"\n".join([b"continuation of the note"] * 50_000)
+    big = GOOD + b"\n" + long_line * 10 + garbage + b"\n>ghost: AB 8A AB +5 5\n"
+    assert len(big) > 1_000_000
+    path = tmp_path / "big.gcg"
+    path.write_bytes(big)
+    done = subprocess.run([sys.executable, "-m", "pgm", "check", str(path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    last_line = big.count(b"\n")
+    assert done.stdout.endswith(f"big.gcg:{last_line}: error: no player has the "
+                                "nickname 'ghost' (players: andy, cesar)\n")
+    assert replay(parse_gcg(big, "big.gcg")).turns
+
+
+def test_fuzz_harness_runs_one_input(tmp_path) -> None:
+    sample = tmp_path / "one.gcg"
+    sample.write_bytes(GOOD)
+    done = subprocess.run([sys.executable, str(ROOT / "fuzz/fuzz_readers.py"), str(sample)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
