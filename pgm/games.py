@@ -18,6 +18,8 @@ from pgm.crossword_pages import crossword_entry_fields, render_crossword_game
 from pgm.diagnostics import Diagnostic
 from pgm.discover import Source, guess_division, guess_round, guess_table
 from pgm.gcg import parse_gcg
+from pgm.gungi import load as load_gungi
+from pgm.gungi_pages import gungi_entry_fields, record_title, render_gungi_game
 from pgm.site_model import GameEntry, results
 
 GameFiles = Iterator[tuple[str, str | bytes]]
@@ -52,8 +54,20 @@ def _load_crossword(source: Source, settings: GameSettings, data: bytes) -> Load
     return LoadedGame(source, entry, render)
 
 
+def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
+    game = load_gungi(data, source.relative)
+    entry = make_entry(source, settings, "gungi", record_title(game.record),
+                       gungi_entry_fields(game), game.diagnostics)
+
+    def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:
+        return render_gungi_game(env, entry, game, data, common)
+
+    return LoadedGame(source, entry, render)
+
+
 _LOADERS: dict[str, Callable[[Source, GameSettings, bytes], LoadedGame]] = {
     ".gcg": _load_crossword,
+    ".gn": _load_gungi,
 }
 
 

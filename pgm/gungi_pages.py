@@ -1,0 +1,175 @@
+"""The files of one Gungi game's folder: overview, one page per ply, record, JSON.
+
+Page ``N.html`` shows the position after the record's N-th ply. Numbering follows the
+record's plies, not its numbered groups (a group holds one to two plies, and a forced
+recovery gives one player two plies in a row), so a link to ply 51 stays valid while a
+game in progress is appended to. A record that stops replaying at an error has pages up
+to the last ply before it; that page and the overview show the error.
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from pgm.diagnostics import Diagnostic
+from pgm.gn import Comment, CommentKind, GnRecord, Result
+from pgm.gungi import GungiReplay
+from pgm.gungi_describe import describe
+from pgm.gungi_report import gungi_report
+from pgm.gungi_view import (
+    RESULT_WORDS,
+    HeaderField,
+    board_view,
+    header_fields,
+    navigation,
+    ply_rows,
+    ply_squares,
+    side_views,
+    status_lines,
+)
+from pgm.markdown import render_markdown
+from pgm.site_model import GameEntry
+
+RECORD_NAME = "input.gn"
+
+Problems = tuple[tuple[Diagnostic, ...], ...]
+
+
+# ---------------------------------------------------------------------------------------
+# What the event index needs
+
+
+def gungi_entry_fields(game: GungiReplay) -> dict[str, Any]:
+    """Players Black first (Black moves first); no scores; the Result tag in words."""
+    record = game.record
+    names = (record.value("Black"), record.value("White"))
+    players = tuple(n or side for n, side in zip(names, ("Black", "White"), strict=True))
+    live = is_live(game)
+    return {"players": players if any(names) else (), "scores": None, "live": live,
+            "turns": len(game.positions), "status": status_words(game)}
+
+
+def record_title(record: GnRecord) -> str:
+    """A record with player names is listed as "Black vs White"; one without by its Event."""
+    if record.value("Black") or record.value("White"):
+        return ""
+    return record.value("Event") or ""
+
+
+def is_live(game: GungiReplay) -> bool:
+    """In progress: ``Result "*"``, or no result and no Commander captured."""
+    result = game.record.result
+    return result is Result.UNFINISHED or (result is None and not game.final.game_over)
+
+
+def status_words(game: GungiReplay) -> str:
+    result = game.record.result
+    if result is not None and result is not Result.UNFINISHED:
+        return RESULT_WORDS[result]
+    if game.final.winner is not None:
+        return f"{game.final.winner.title} wins"
+    return RESULT_WORDS[Result.UNFINISHED]
+
+
+# ---------------------------------------------------------------------------------------
+# The game's folder
+
+
+def render_gungi_game(env: jinja2.Environment, entry: GameEntry, game: GungiReplay,
+                      record: bytes, common: dict[str, Any]) -> Iterator[tuple[str, str | bytes]]:
+    """Yield (file name inside the game folder, content) for every file of the game."""
+    event = common["event"]
+    problems = problems_by_ply(game)
+    summaries = tuple(describe(ply, game.before(i), after)
+                      for i, (ply, after) in enumerate(zip(game.record.plies, game.positions,
+                                                           strict=False)))
+    flagged = frozenset(n for n, found in enumerate(problems, start=1) if found)
+    movers = (game.before(i).to_move for i in range(len(game.positions)))
+    base = dict(common, game=entry, spoiler_free=event.spoiler_free,
+                plies=ply_rows(game.record, movers, summaries, flagged),
+                header=_header(game.record, event.spoiler_free), record_name=RECORD_NAME,
+                board_caption_id="board-caption")
+    yield "index.html", _overview(env, game, base, event.allow_html)
+    template = env.get_template("gungi_turn.html")
+    for index, summary in enumerate(summaries):
+        yield f"{index + 1}.html", template.render(
+            _ply_context(entry, game, index, summary, base, problems[index], event.allow_html))
+    yield RECORD_NAME, record
+    yield "game.json", json.dumps(game_json(entry, record), ensure_ascii=False, indent=1)
+
+
+def _header(record: GnRecord, spoiler_free: bool) -> tuple[HeaderField, ...]:
+    """The header tags; a spoiler-free event leaves out the Result."""
+    return tuple(f for f in header_fields(record) if not (spoiler_free and f.name == "Result"))
+
+
+def _overview(env: jinja2.Environment, game: GungiReplay, base: dict[str, Any],
+              allow_html: bool) -> str:
+    final = game.final
+    return env.get_template("gungi_game.html").render(
+        base, problems=sorted(game.diagnostics, key=lambda d: (d.line, d.column or 0)),
+        comments=comment_blocks(game.record.comments_after(0), allow_html),
+        board=board_view(final), board_caption="Position at the end of the record",
+        sides=side_views(final, game.record), status=status_lines(final), current=None)
+
+
+def _ply_context(entry: GameEntry, game: GungiReplay, index: int, move_text: str,
+                 base: dict[str, Any], problems: tuple[Diagnostic, ...],
+                 allow_html: bool) -> dict[str, Any]:
+    ply, after = game.record.plies[index], game.positions[index]
+    number, total = index + 1, len(game.positions)
+    moved_from, moved_to = ply_squares(ply)
+    return dict(
+        base, title=f"Ply {number}: {move_text} · {entry.label}", number=number, total=total,
+        move_text=move_text, notation=ply.notation, mover=game.before(index).to_move.title,
+        board=board_view(after, moved_from, moved_to),
+        board_caption=f"Board after ply {number}, {ply.notation}: {move_text}",
+        sides=side_views(after, game.record), status=status_lines(after),
+        comments=comment_blocks(game.record.comments_after(number), allow_html),
+        problems=list(problems), current=number, nav=navigation(number, total))
+
+
+def problems_by_ply(game: GungiReplay) -> Problems:
+    """Each diagnostic on the page of the last replayed ply at or before the place it
+    names: a ply's own warnings on its page, and the error that stopped the replay (and
+    anything after it) on the last page. Problems in the header are only on the overview.
+
+    Several plies share a line in .gn files, so the column decides, not the line alone.
+    """
+    starts = [(p.line, p.column) for p in game.record.plies[: len(game.positions)]]
+    found: list[list[Diagnostic]] = [[] for _ in starts]
+    for diagnostic in sorted(game.diagnostics, key=lambda d: (d.line, d.column or 0)):
+        index = bisect_right(starts, (diagnostic.line, diagnostic.column or 0)) - 1
+        if index >= 0:
+            found[index].append(diagnostic)
+    return tuple(tuple(items) for items in found)
+
+
+def comment_blocks(comments: Iterable[Comment], allow_html: bool) -> tuple[Markup, ...]:
+    """Comments rendered as markdown; ``#`` comments on consecutive lines are one block,
+    because writers wrap a long remark over several ``#`` lines."""
+    blocks: list[list[Comment]] = []
+    for comment in comments:
+        last = blocks[-1][-1] if blocks else None
+        if (last is not None and comment.kind is CommentKind.LINE
+                and last.kind is CommentKind.LINE and comment.line == last.line + 1):
+            blocks[-1].append(comment)
+        else:
+            blocks.append([comment])
+    texts = ("\n".join(c.text for c in block) for block in blocks)
+    return tuple(render_markdown(text, allow_html) for text in texts if text.strip())
+
+
+def game_json(entry: GameEntry, record: bytes) -> dict[str, Any]:
+    """The documented ``game.json``: the ``pgm check --json`` object plus site metadata."""
+    data, _ = gungi_report(record, entry.relative)
+    data.update(format="pgm-game/1", title=entry.label, slug=entry.slug, round=entry.round,
+                division=entry.division, table=entry.table, live=entry.live,
+                updated=entry.updated, record=RECORD_NAME, turns=entry.turns)
+    return data
