@@ -18,7 +18,8 @@ Reporter = Callable[[bytes, str], tuple[dict[str, Any], list[Diagnostic]]]
 
 # The reporter per file extension, imported when first needed (check one format, load one).
 _REPORTERS = {".gcg": "pgm.crossword_report:crossword_report",
-              ".gn": "pgm.gungi_report:gungi_report"}
+              ".gn": "pgm.gungi_report:gungi_report",
+              ".ubf": "pgm.ubf_report:ubf_report"}
 
 
 def _reporter(extension: str) -> Reporter | None:

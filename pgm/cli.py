@@ -154,3 +154,38 @@ def serve(event_dir: Path, port: int) -> None:
         pass
     except OSError as exc:
         raise click.ClickException(f"cannot serve on port {port}: {exc.strerror}") from None
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, required=True,
+                type=click.Path(path_type=Path, exists=True))
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv",
+              show_default=True, help="CSV with a header row, or a JSON array of objects.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the table to this file (default: standard output).")
+def export(inputs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
+    """Export the move table of records, one row per event, with the columns
+    game, turn, player, rack, position, word, score, cumulative, kind, notation.
+
+    INPUTS are record files or event folders (searched like `pgm build` does). Errors in
+    records are printed as PATH:LINE: SEVERITY: MESSAGE (their rows stop at the error);
+    exit status 1 if any record has an error.
+    """
+    from pgm.export import export_rows, record_files, write_rows
+
+    files, problems = record_files(inputs)
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
+    rows, diagnostics = export_rows(files)
+    text = write_rows(rows, fmt)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {output}: {exc.strerror}") from None
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    for diagnostic in errors:
+        click.echo(str(diagnostic), err=True)
+    sys.exit(1 if errors else 0)

@@ -1,4 +1,9 @@
-"""The ``pgm check --json`` object for a crossword record (documented in README)."""
+"""The ``pgm check --json`` object for a crossword record (documented in README).
+
+GCG also records Upwords (``#game-type upwords``), whose stacks the crossword replay
+cannot place: :func:`crossword_report` hands such a record to ``pgm.upwords_report``,
+so ``pgm check`` picks the game by the record's content, as the extension cannot.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +13,16 @@ from pgm.crossword import replay
 from pgm.crossword_model import CrosswordGame
 from pgm.diagnostics import Diagnostic
 from pgm.gcg import parse_gcg
+from pgm.upwords import is_upwords
 
 
 def crossword_report(data: bytes, path: str) -> tuple[dict[str, Any], list[Diagnostic]]:
-    game = replay(parse_gcg(data, path))
+    record = parse_gcg(data, path)
+    if is_upwords(record):
+        from pgm.upwords_report import record_report  # loaded only for Upwords records
+
+        return record_report(record)
+    game = replay(record)
     return game_report(game), list(game.diagnostics)
 
 
@@ -37,6 +48,7 @@ def _event(game: CrosswordGame, index: int) -> dict[str, Any]:
     event = turn.event
     return {
         "line": event.line,
+        "seat": turn.player,
         "player": game.record.players[turn.player].nick,
         "kind": event.kind.value,
         "rack": event.rack or None,

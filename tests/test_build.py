@@ -39,6 +39,8 @@ def test_sample_event_index_lists_every_game_by_round(sample_site) -> None:
 
 def test_every_record_is_embedded_byte_identical(sample_site) -> None:
     for record in SAMPLE_GAMES.rglob("*.gcg"):
+        if record.parent.name == "upwords":
+            continue  # draft: the site has no Upwords pages yet (upwords/event.yaml)
         slug = record.relative_to(SAMPLE_GAMES).with_suffix("").as_posix()
         assert (sample_site / slug / "input.gcg").read_bytes() == record.read_bytes()
 

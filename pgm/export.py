@@ -1,0 +1,117 @@
+"""``pgm export``: the move table of records, one row per event, as CSV or JSON.
+
+Rows are made from the very objects ``pgm check --json`` prints (``pgm.check``), not
+from a second walk over the replays, so the table cannot disagree with the check: an
+event of the report is a row, a record that stops at an error has rows up to it.
+
+Columns, in order (README, "Exporting moves"):
+
+=============  ==================================================================
+``game``       the record's path as found (the ``path`` of its report)
+``turn``       1-based number of the event in the record (the turn page number)
+``player``     nickname (crossword, Upwords) or ``black``/``white`` (Gungi)
+``rack``       the rack as recorded, empty when unknown (empty for Gungi)
+``position``   the play's coordinate (``8D``), empty for other events and Gungi
+``word``       the play's tiles as written, empty for other events and Gungi
+``score``      the recorded score of the event (empty for Gungi)
+``cumulative`` the player's total after the event (empty for Gungi)
+``kind``       the event kind of the report (``play``, ``exchange``, ``drop``, ...)
+``notation``   a Gungi ply as written (``U*c-r-t``), empty for crossword games
+=============  ==================================================================
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from pgm.check import check_file
+from pgm.diagnostics import Diagnostic
+from pgm.discover import find_records
+
+FORMATS = ("csv", "json")
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One event of one record; None is an empty cell in CSV and null in JSON."""
+
+    game: str
+    turn: int
+    player: str
+    rack: str | None
+    position: str | None
+    word: str | None
+    score: int | None
+    cumulative: int | None
+    kind: str
+    notation: str | None = None
+
+
+COLUMNS = tuple(f.name for f in fields(MoveRow))
+
+
+def rows_of_report(report: dict[str, Any]) -> list[MoveRow]:
+    """The rows of one ``pgm check --json`` object (none for boards and unread files)."""
+    game = report.get("game")
+    path = report["path"]
+    if game in ("crossword", "upwords"):
+        return [_tile_game_row(path, turn, event)
+                for turn, event in enumerate(report["events"], start=1)]
+    if game == "gungi":
+        return [MoveRow(path, turn, event["player"], None, None, None, None, None,
+                        event["kind"], event["notation"])
+                for turn, event in enumerate(report["events"], start=1)]
+    return []
+
+
+def _tile_game_row(path: str, turn: int, event: dict[str, Any]) -> MoveRow:
+    return MoveRow(path, turn, event["player"], event["rack"], event["position"],
+                   event["word"], event["stated_score"], event["cumulative"][event["seat"]],
+                   event["kind"])
+
+
+def record_files(inputs: Iterable[Path]) -> tuple[list[Path], list[str]]:
+    """Files named as they are; folders searched for records as ``pgm build`` does
+    (hidden folders and folders starting with ``_`` skipped)."""
+    files: list[Path] = []
+    problems: list[str] = []
+    for path in inputs:
+        if path.is_dir():
+            found, skipped = find_records(path, [])
+            files.extend(found)
+            problems.extend(skipped)
+        else:
+            files.append(path)
+    return files, problems
+
+
+def export_rows(files: Iterable[Path]) -> tuple[list[MoveRow], list[Diagnostic]]:
+    """Every row of the record ``files`` (see :func:`record_files`), and their
+    diagnostics."""
+    rows: list[MoveRow] = []
+    diagnostics: list[Diagnostic] = []
+    for path in files:
+        report, found = check_file(path)
+        rows.extend(rows_of_report(report))
+        diagnostics.extend(found)
+    return rows, diagnostics
+
+
+def write_rows(rows: list[MoveRow], fmt: str) -> str:
+    """The table as text: CSV (a header row, LF line ends) or a JSON array of objects."""
+    if fmt == "json":
+        return json.dumps([asdict(row) for row in rows], ensure_ascii=False, indent=1) + "\n"
+    if fmt != "csv":
+        raise ValueError(f"unknown export format {fmt!r} (expected one of {FORMATS})")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow(["" if value is None else value for value in asdict(row).values()])
+    return out.getvalue()

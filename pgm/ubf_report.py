@@ -1,0 +1,31 @@
+"""The ``pgm check --json`` object for a ``.ubf`` board file.
+
+Shape::
+
+    {"path": ..., "game": "upwords-board", "players": [], "diagnostics": [...],
+     "events": [], "board": [[{"letter": "A", "height": 2} | null, ...] x 10]}
+
+A board is a position, not a game, so there are no players or events. ``board`` is
+always ten rows of ten: when the file has problems it is the reader's best reading
+(squares that could not be read, and missing ones, are null).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pgm.diagnostics import Diagnostic
+from pgm.ubf import read_ubf
+
+
+def ubf_report(data: bytes, path: str) -> tuple[dict[str, Any], list[Diagnostic]]:
+    result = read_ubf(data, path)
+    report = {
+        "path": path,
+        "game": "upwords-board",
+        "players": [],
+        "diagnostics": [d.to_json() for d in result.diagnostics],
+        "events": [],
+        "board": result.board.to_json(),
+    }
+    return report, list(result.diagnostics)

@@ -1,0 +1,64 @@
+"""The ``pgm check --json`` object for an Upwords record (``#game-type upwords``).
+
+The keys are the crossword report's (README, "Checking records") so that tools reading
+either need one code path: ``game`` is ``"upwords"``, ``distribution`` is null (no tile
+counts are checked), ``board`` is ``"Upwords"`` (10x10, no premiums), ``computed_score``
+is always null (scores are taken as recorded) and each event carries ``ubf``, the board
+after it as UBF text, where a crossword event has ``cgp``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pgm.diagnostics import Diagnostic
+from pgm.gcg import GcgRecord, parse_gcg
+from pgm.upwords import BOARD_NAME, UpwordsGame, replay
+
+
+def upwords_report(data: bytes, path: str) -> tuple[dict[str, Any], list[Diagnostic]]:
+    return record_report(parse_gcg(data, path))
+
+
+def record_report(record: GcgRecord) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The report of a record already parsed (``pgm check`` parses a .gcg once to see
+    its ``#game-type``)."""
+    game = replay(record)
+    return game_report(game), list(game.diagnostics)
+
+
+def game_report(game: UpwordsGame) -> dict[str, Any]:
+    record = game.record
+    return {
+        "path": record.path,
+        "game": "upwords",
+        "players": [p.nick for p in record.players],
+        "names": [p.name for p in record.players],
+        "lexicon": record.lexicon or None,
+        "distribution": None,
+        "board": BOARD_NAME,
+        "complete": game.complete,
+        "diagnostics": [d.to_json() for d in game.diagnostics],
+        "events": [_event(game, index) for index in range(len(game.turns))],
+        "final_scores": list(game.final.scores),
+    }
+
+
+def _event(game: UpwordsGame, index: int) -> dict[str, Any]:
+    turn = game.turns[index]
+    event = turn.event
+    return {
+        "line": event.line,
+        "seat": turn.player,
+        "player": game.record.players[turn.player].nick,
+        "kind": event.kind.value,
+        "rack": event.rack or None,
+        "position": event.position or None,
+        "word": event.word or None,
+        "stated_score": event.score,
+        "computed_score": None,
+        "cumulative": list(turn.position.scores),
+        "words_formed": list(turn.words),
+        "notes": [note.text for note in event.notes],
+        "ubf": game.ubf(index),
+    }

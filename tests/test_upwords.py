@@ -1,0 +1,190 @@
+"""Upwords records (``#game-type upwords``): stacks after each event and the rules checked."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+from conftest import CORPUS, SAMPLE_GAMES, gcg_bytes
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pgm.check import check_file
+from pgm.cli import main
+from pgm.gcg import parse_gcg
+from pgm.ubf import Stack, read_ubf
+from pgm.upwords import UpwordsGame, replay
+
+SAMPLE = SAMPLE_GAMES / "upwords/upwords-sample.gcg"
+HEAD = "#game-type upwords\n#player1 ann Ann\n#player2 bob Bob\n"
+
+
+def upwords(body: str) -> UpwordsGame:
+    return replay(parse_gcg(HEAD.encode() + gcg_bytes(body), "u.gcg"))
+
+
+def messages(game: UpwordsGame) -> list[tuple[int, str, str]]:
+    return [(d.line, d.severity.value, d.message) for d in game.diagnostics]
+
+
+def sample() -> UpwordsGame:
+    return replay(parse_gcg(SAMPLE.read_bytes(), str(SAMPLE)))
+
+
+def test_sample_game_replays_clean_with_pass_exchange_and_every_height() -> None:
+    game = sample()
+    assert game.diagnostics == ()
+    assert len(game.turns) >= 12 and game.stopped_at is None
+    kinds = [t.event.kind.value for t in game.turns]
+    assert "pass" in kinds and "exchange" in kinds
+    heights = {s.height for t in game.turns for s in t.position.board.squares if s}
+    assert heights == {1, 2, 3, 4, 5}
+    assert game.final.scores == (89, 66) and not game.complete
+
+
+def test_heights_after_chosen_events_of_the_sample() -> None:
+    game = sample()
+    after = {t.number: t.position.board for t in game.turns}
+    # 5D CHART, then S.O.. stacks S on C and O on A: SHORT with two stacks of 2.
+    assert [after[1].at(4, c) for c in (3, 5)] == [Stack("C", 1), Stack("A", 1)]
+    assert [after[2].at(4, c) for c in range(3, 8)] == [
+        Stack("S", 2), Stack("H", 1), Stack("O", 2), Stack("R", 1), Stack("T", 1)]
+    assert game.turns[1].stacked == ((4, 3), (4, 5)) and game.turns[1].words == ("SHORT",)
+    # F5 goes I, O, I on top of A and O: 3, 4, then the limit of 5.
+    assert [after[n].at(4, 5) for n in (13, 14, 15)] == [
+        Stack("I", 3), Stack("O", 4), Stack("I", 5)]
+    # D9: G, P, T, D.
+    assert [after[n].at(8, 3) for n in (8, 9, 10, 12)] == [
+        Stack("G", 1), Stack("P", 2), Stack("T", 3), Stack("D", 4)]
+    assert game.turns[11].words == ("ADO", "DRIED")
+    # The pass and the exchange leave the board as it was.
+    assert after[16] == after[15] and after[4] == after[3]
+    assert [after[19].at(9, c) for c in range(4)] == [
+        Stack("T", 2), Stack("A", 2), Stack("C", 2), Stack("O", 1)]
+
+
+def test_letter_equal_to_the_top_is_played_through_like_a_dot() -> None:
+    game = upwords("""
+        >ann: CATRSEH 5D CAT +6 6
+        >bob: OSEUIRL 5D COT +4 4
+        >ann: RSEHIMA 5D CAT +4 10
+        """)
+    assert messages(game) == []
+    assert [t.stacked for t in game.turns] == [((4, 3), (4, 4), (4, 5)), ((4, 4),), ((4, 4),)]
+    assert game.final.board.at(4, 4) == Stack("A", 3)
+
+
+def test_sixth_tile_on_a_stack_is_an_error_and_stops_the_replay() -> None:
+    game = upwords("""
+        >ann: ? 5E A +2 2
+        >bob: ? 5E B +2 2
+        >ann: ? 5E C +3 5
+        >bob: ? 5E D +4 6
+        >ann: ? 5E E +5 10
+        >bob: ? 5E F +6 12
+        >ann: ? 5E G +7 17
+        """)
+    assert messages(game) == [
+        (9, "error", "5E F: F on E5 would make a stack of 6; stacks hold at most 5 tiles")]
+    assert game.stopped_at == 9 and len(game.turns) == 5
+    assert game.final.board.at(4, 4) == Stack("E", 5)
+
+
+def test_covering_every_letter_of_a_word_is_a_warning_at_its_line() -> None:
+    game = upwords("""
+        >ann: CATXXXX 5D CAT +6 6
+        >bob: DOGXXXX 5D DOG +6 6
+        >ann: UXXXXXX 5D .U. +4 10
+        """)
+    assert messages(game) == [
+        (5, "warning", "5D DOG covers every letter of CAT (D5-F5) in one turn; at least one "
+                       "letter of a word must stay")]
+    assert game.final.board.at(4, 4) == Stack("U", 3)
+
+
+def test_covering_part_of_a_word_or_extending_it_is_fine() -> None:
+    game = upwords("""
+        >ann: CATXXXX 5D CAT +6 6
+        >bob: UXXXXXX 5D .UT +4 4
+        >ann: SXXXXXX 5C S... +5 11
+        >bob: HOXXXXX 5C .HO. +6 10
+        """)
+    assert messages(game) == []
+    assert game.turns[2].words == ("SCUT",)
+    assert game.turns[3].words == ("SHOT",) and game.turns[3].stacked == ((4, 3), (4, 4))
+
+
+def test_placement_errors_name_the_square() -> None:
+    dot = upwords(">ann: ? 5E .A +2 2\n")
+    assert messages(dot) == [(4, "error", "5E .A: '.' marks a played-through tile at E5, "
+                                          "but that square is empty")]
+    off = upwords(">ann: ? 5H TOAST +10 10\n")
+    assert messages(off) == [(4, "error", "5H TOAST runs off the 10x10 board at tile 4")]
+    nothing = upwords(">ann: ? 5E AT +4 4\n>bob: ? 5E AT +4 4\n")
+    assert messages(nothing) == [(5, "error", "5E AT puts no tile on the board (every "
+                                              "letter is already on top of its square)")]
+    digit = upwords(">ann: ? 5E A1 +4 4\n")
+    assert messages(digit) == [(4, "error", "5E A1: '1' is not an Upwords tile (expected "
+                                            "A-Z, Q for Qu, or '.' for a played-through tile)")]
+
+
+def test_recording_mistakes_are_warnings() -> None:
+    game = upwords("""
+        >ann: XYZ 1A CAT +6 6
+        >ann: ? 1A COT +4 9
+        >bob: ? 8A DOG +6 6
+        """)
+    assert messages(game) == [
+        (4, "warning", "the first play covers none of the four centre squares (E5, F5, E6, F6)"),
+        (4, "warning", "played tiles ACT are not on the rack XYZ"),
+        (5, "warning", "ann moves out of turn: it was bob's turn"),
+        (5, "warning", "cumulative score is 9, but 6 +4 = 10"),
+        (6, "warning", "8A DOG does not touch any tile on the board"),
+    ]
+
+
+def test_withdrawal_takes_the_phoney_off_and_the_game_ends_with_rack_points() -> None:
+    game = upwords("""
+        >ann: ? 5D CAT +6 6
+        >bob: ? 5D CXT +4 4
+        >bob: ? -- -4 0
+        >ann: ? 5D ..R +4 10
+        >ann: (EE) +4 14
+        """)
+    assert messages(game) == []
+    assert game.turns[2].position.board == game.turns[0].position.board
+    assert game.final.board.at(4, 5) == Stack("R", 2) and game.complete
+
+
+def test_unknown_player_is_an_error() -> None:
+    game = upwords(">cy: ? 5E A +2 2\n")
+    assert messages(game) == [(4, "error", "no player has the nickname 'cy' (players: ann, bob)")]
+
+
+def test_check_json_uses_the_upwords_report_for_upwords_records() -> None:
+    result = CliRunner().invoke(main, ["check", "--json", str(SAMPLE)])
+    assert result.exit_code == 0, result.output
+    [report] = json.loads(result.output)
+    crossword, _ = check_file(CORPUS / "gcg/MAGPIE-DATA__success_standard.gcg")
+    assert set(report) == set(crossword)
+    assert report["game"] == "upwords" and report["board"] == "Upwords"
+    assert report["diagnostics"] == [] and report["final_scores"] == [89, 66]
+    assert set(report["events"][0]) == set(crossword["events"][0]) - {"cgp"} | {"ubf"}
+    game = sample()
+    for event, turn in zip(report["events"], game.turns, strict=True):
+        assert event["computed_score"] is None
+        assert read_ubf(event["ubf"]).board == turn.position.board
+    assert report["events"][6]["words_formed"] == ["OUR", "TONED"]
+
+
+UPWORDS_PIECES = st.sampled_from(["\n", " ", ">ann: ", ">bob: ", "5E ", "E5 ", "10A ", "J1 ",
+                                  "CAT ", "DOG ", "..", "Q", "+4 ", "4 ", "-", "--", "(EE) ",
+                                  "#note x", "AAAAA", "ZZ"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(UPWORDS_PIECES, max_size=80).map("".join))
+def test_replay_never_raises(text: str) -> None:
+    game = replay(parse_gcg((HEAD + text).encode(), "fuzz.gcg"))
+    for turn in game.turns:
+        assert all(s is None or 1 <= s.height <= 5 for s in turn.position.board.squares)
