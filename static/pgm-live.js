@@ -64,8 +64,19 @@
     return data.games.some(function (game) { return game.live; });
   }
 
+  // Conditional requests save bandwidth, but many servers date files to the second: a
+  // file rewritten within the second of the copy we hold would be answered "304 Not
+  // Modified". While the copy is that fresh, ask without validators.
+  var ambiguous = false;
+  function fresh(response) {
+    var modified = Date.parse(response.headers.get("Last-Modified") || "");
+    var served = Date.parse(response.headers.get("Date") || "");
+    return !isNaN(modified) && !isNaN(served) && served - modified < 2000;
+  }
+
   function poll() {
-    window.fetch(source, {cache: "no-cache"}).then(function (response) {
+    window.fetch(source, {cache: ambiguous ? "reload" : "no-cache"}).then(function (response) {
+      ambiguous = fresh(response);
       return response.ok ? response.json() : null;
     }).then(function (data) {
       if (!data) { window.setTimeout(poll, every); return; }
