@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Iterable
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -29,15 +30,33 @@ def run_build(*args: str):
 
 
 class _Squares(HTMLParser):
+    """Collects each square's accessible name: the visually hidden text inside its cell
+    (the letter and premium shown on the square are hidden from screen readers)."""
+
     def __init__(self) -> None:
         super().__init__()
         self.squares: dict[str, str] = {}
+        self._in_square = False
+        self._name: list[str] | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = dict(attrs)
-        label = values.get("aria-label") or ""
-        if tag == "td" and "sq" in (values.get("class") or "").split():
+        classes = (dict(attrs).get("class") or "").split()
+        if tag == "td":
+            self._in_square = "sq" in classes
+        elif tag == "span" and self._in_square and "visually-hidden" in classes:
+            self._name = []
+
+    def handle_data(self, data: str) -> None:
+        if self._name is not None:
+            self._name.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "span" and self._name is not None:
+            label = "".join(self._name)
             self.squares[label.split(",")[0]] = label
+            self._name = None
+        elif tag == "td":
+            self._in_square = False
 
 
 def board_squares(html: str) -> dict[str, str]:
@@ -50,13 +69,20 @@ def board_squares(html: str) -> dict[str, str]:
 
 def tiles_on(html: str) -> dict[str, str]:
     """Square name -> letter for occupied squares (blank as lower case)."""
+    return tiles_named(board_squares(html).values())
+
+
+def tiles_named(labels: Iterable[str]) -> dict[str, str]:
+    """Square name -> letter for the occupied squares among accessible names such as
+    "L6, blank as I, 0 points, just played" (blank as lower case); shared by the tests that
+    read names from the HTML and those that read them from a browser."""
     result = {}
-    for name, label in board_squares(html).items():
+    for label in labels:
         parts = [p.strip() for p in label.split(",")]
         if parts[1] == "empty":
             continue
         letter = parts[1]
-        result[name] = letter[-1].lower() if letter.startswith("blank as") else letter
+        result[parts[0]] = letter[-1].lower() if letter.startswith("blank as") else letter
     return result
 
 

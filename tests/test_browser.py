@@ -1,0 +1,406 @@
+"""The built sample event in a real browser (Debian's Chromium through Playwright).
+
+The site is built once per module into a temporary folder and opened both over HTTP (a
+server thread on 127.0.0.1) and as file:// pages, because spectators use both. What a
+browser adds over reading the HTML: links and keys really navigate, the script really
+runs (or, with JavaScript off, the links still do everything), the layout fits a phone,
+the Nu validator and axe-core find nothing, and the board's accessible names are the ones
+Chromium's accessibility tree hands to a screen reader.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from browserhelpers import (
+    Validation,
+    board_squares,
+    chromium,
+    open_page,
+    serve,
+    square_names,
+    start_validation,
+)
+from conftest import ROOT, SAMPLE_GAMES
+from playwright.sync_api import Browser, Page, expect
+from sitehelpers import run_build, tiles_named
+
+from pgm.board import get_layout
+from pgm.crossword import replay
+from pgm.gcg import parse_gcg
+
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+
+# A finished game with an exchange, blanks, notes, a phoney and its withdrawal.
+GAME = "round-2/table-2"
+GAME_TITLE = "HastyBot vs RightBehindYou (annotated)"
+RECORD = SAMPLE_GAMES / f"{GAME}.gcg"
+# Turns whose boards are compared with the replay while stepping: the first bingo (with a
+# blank), the withdrawal that takes a play back off the board, the end.
+CHECKED_TURNS = (5, 11, 29)
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 812}
+
+
+# ---------------------------------------------------------------------------------------
+# Fixtures: the site, its server and the browser, once per module
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("browser") / "site"
+    result = run_build(str(SAMPLE_GAMES), "-o", str(out), "--strict")
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="module", autouse=True)
+def validation(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Validation]:
+    """The validator runs from the module's first test on (autouse), alongside the browser."""
+    running = start_validation(site, tmp_path_factory.mktemp("vnu"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def server(site: Path) -> Iterator[str]:
+    with serve(site) as url:
+        yield url
+
+
+@pytest.fixture(scope="module", params=["http", "file"])
+def base(request: pytest.FixtureRequest, site: Path) -> str:
+    """The site's address, over HTTP and straight from disk (pages link relatively)."""
+    if request.param == "http":
+        return request.getfixturevalue("server")
+    return site.as_uri() + "/"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    with open_page(browser) as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def replayed() -> dict[int, dict[str, str]]:
+    """Turn number -> square name -> letter (blank lower case) after that turn, from pgm's
+    replay of the record; the browser's board must say the same."""
+    game = replay(parse_gcg(RECORD.read_bytes(), str(RECORD)))
+    size = game.rules.layout.size
+    return {number: {f"{chr(65 + i % size)}{i // size + 1}": label
+                     for i, label in enumerate(turn.position.cells) if label}
+            for number, turn in enumerate(game.turns, start=1)}
+
+
+# ---------------------------------------------------------------------------------------
+# Small helpers
+
+
+def turn_count() -> int:
+    return len(replay(parse_gcg(RECORD.read_bytes(), str(RECORD))).turns)
+
+
+def expect_turn(page: Page, number: int, total: int) -> None:
+    """The page is turn `number`: its address and its heading agree. (CSS locators here and
+    in `go`: role queries walk the whole big page and make a walk of 29 pages slow.)"""
+    assert page.url.endswith(f"/{GAME}/{number}.html"), page.url
+    assert page.locator("h2#move-h").text_content() == f"Turn {number} of {total}"
+
+
+def go(page: Page, action: str, number: int) -> None:
+    """Follow a turn link by its visible text or press a key, then wait for turn `number`."""
+    if action.startswith("key:"):
+        page.keyboard.press(action[4:])
+    else:
+        page.locator("nav.turn-nav a", has_text=re.compile(rf"^{re.escape(action)}$")).click()
+    # pgm.js is deferred, so it has run by DOMContentLoaded: no need to wait for "load".
+    page.wait_for_url(re.compile(rf"/{number}\.html$"), wait_until="domcontentloaded")
+
+
+def tiles_in_browser(page: Page) -> dict[str, str]:
+    return tiles_named(square_names(page))
+
+
+# ---------------------------------------------------------------------------------------
+# Stepping through a game
+
+
+@pytest.mark.parametrize(("scheme", "step"), [("http", "Next ›"), ("file", "key:ArrowRight")])
+def test_step_through_a_whole_game(page: Page, server: str, site: Path, scheme: str, step: str,
+                                   replayed: dict[int, dict[str, str]]) -> None:
+    """One walk by link over HTTP, one by key from disk (the other tests use both ways of
+    opening the site)."""
+    total = len(replayed)
+    base = server if scheme == "http" else site.as_uri() + "/"
+    page.goto(f"{base}{GAME}/1.html")
+    for number in range(1, total + 1):
+        expect_turn(page, number, total)
+        if number in CHECKED_TURNS:
+            assert tiles_in_browser(page) == replayed[number], f"turn {number}"
+        if number < total:
+            go(page, step, number + 1)
+    # The last turn has nowhere further to go: "Next ›" is no link there.
+    nav = page.get_by_role("navigation", name="Turns")
+    expect(nav.get_by_role("link", name="Next ›")).to_have_count(0)
+    expect(nav.locator(".next.disabled")).to_have_text("Next ›")
+    go(page, "key:ArrowLeft" if step.startswith("key:") else "‹ Previous", total - 1)
+    expect_turn(page, total - 1, total)
+
+
+def test_home_end_and_the_help(page: Page, base: str) -> None:
+    total = turn_count()
+    page.goto(f"{base}{GAME}/10.html")
+    go(page, "key:End", total)
+    expect_turn(page, total, total)
+    go(page, "key:Home", 1)
+    expect_turn(page, 1, total)
+
+    toggle = page.get_by_role("button", name="?")
+    help_box = page.locator("#key-help")
+    expect(toggle).to_be_visible()  # hidden in the HTML, shown by pgm.js
+    expect(help_box).to_be_hidden()
+    page.keyboard.press("?")
+    expect(help_box).to_be_visible()
+    expect(help_box).to_contain_text("next turn")
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    page.keyboard.press("Escape")
+    expect(help_box).to_be_hidden()
+    toggle.click()
+    expect(help_box).to_be_visible()
+    toggle.click()
+    expect(help_box).to_be_hidden()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+
+
+def test_keys_typed_into_the_position_box_do_not_turn_the_page(page: Page, base: str) -> None:
+    """Arrow keys and Home/End inside the CGP text box move the caret, not the game. pgm.js
+    cancels every key it acts on, so a listener that runs after it tells, without waiting
+    for a navigation that should not come, whether it took the key."""
+    page.goto(f"{base}{GAME}/3.html")
+    page.evaluate("addEventListener('keydown', e => { window.keyTaken = e.defaultPrevented; })")
+    box = page.locator("#cgp-text")
+    box.focus()
+    box.evaluate("box => box.setSelectionRange(0, 0)")
+    for key in ("ArrowRight", "End", "Home", "?"):
+        page.keyboard.press(key)
+        assert page.evaluate("window.keyTaken") is False, key
+    assert box.evaluate("box => box.selectionStart") == 0  # → moved it, Home moved it back
+    expect(page.locator("#key-help")).to_be_hidden()
+    assert page.url.endswith(f"/{GAME}/3.html")
+    # Outside the box the same key is taken and turns the page.
+    page.evaluate("document.activeElement.blur()")
+    go(page, "key:ArrowRight", 4)
+    expect_turn(page, 4, turn_count())
+
+
+# ---------------------------------------------------------------------------------------
+# Indexes, downloads, no JavaScript
+
+
+def test_event_and_player_index_lead_to_games_and_back(page: Page, base: str) -> None:
+    page.goto(f"{base}index.html")
+    expect(page.get_by_role("heading", level=1)).to_have_text("pgm sample event")
+    page.get_by_role("link", name=GAME_TITLE, exact=True).click()
+    page.wait_for_url(f"{base}{GAME}/index.html")
+    expect(page.get_by_role("heading", level=1)).to_have_text(GAME_TITLE)
+    page.go_back()
+    page.wait_for_url(f"{base}index.html")
+    expect(page.get_by_role("heading", level=1)).to_have_text("pgm sample event")
+
+    page.get_by_role("navigation", name="Site").get_by_role("link", name="Players").click()
+    page.wait_for_url(f"{base}players.html")
+    row = page.get_by_role("row").filter(
+        has=page.get_by_role("rowheader", name="Peter Armstrong", exact=True))
+    row.get_by_role("link", name="R2 vs Noah").click()
+    page.wait_for_url(f"{base}round-2/table-1/index.html")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Peter Armstrong")
+
+    # From the game into its turns and back up by the crumbs.
+    page.get_by_role("link", name="Step through the game from turn 1").click()
+    page.wait_for_url(f"{base}round-2/table-1/1.html")
+    page.get_by_role("navigation", name="Site").get_by_role(
+        "link", name=re.compile("Peter Armstrong")).click()
+    page.wait_for_url(f"{base}round-2/table-1/index.html")
+    page.get_by_role("navigation", name="Site").get_by_role("link", name="Players").click()
+    page.wait_for_url(f"{base}players.html")
+    page.get_by_role("navigation", name="Site").get_by_role(
+        "link", name="pgm sample event").click()
+    page.wait_for_url(f"{base}index.html")
+
+
+def test_record_downloads_byte_for_byte(page: Page, base: str, site: Path) -> None:
+    """Over HTTP the link downloads the record. Chromium honours `download` only for links
+    of the page's own origin, and a file:// page has none, so from disk the link opens the
+    record instead: there the file it leads to must be the record."""
+    page.goto(f"{base}{GAME}/index.html")
+    link = page.get_by_role("link", name="Download the record (input.gcg)")
+    expect(link).to_have_attribute("download", "")
+    if base.startswith("file:"):
+        link.click()
+        page.wait_for_url(f"{base}{GAME}/input.gcg")
+        assert (site / GAME / "input.gcg").read_bytes() == RECORD.read_bytes()
+        expect(page.locator("pre")).to_contain_text("#player1 HastyBot")
+        return
+    with page.expect_download() as info:
+        link.click()
+    download = info.value
+    assert download.suggested_filename == "input.gcg"
+    assert Path(download.path()).read_bytes() == RECORD.read_bytes()
+
+
+def test_links_work_without_javascript(browser: Browser, base: str) -> None:
+    total = turn_count()
+    with open_page(browser, java_script_enabled=False) as page:
+        page.goto(f"{base}{GAME}/1.html")
+        expect(page.get_by_role("button", name="?")).to_be_hidden()  # needs the script
+        expect(page.locator("#key-help")).to_be_hidden()
+        for action, number in (("Next ›", 2), ("Next ›", 3), ("Last »", total),
+                               ("‹ Previous", total - 1), ("« First", 1)):
+            go(page, action, number)
+            expect_turn(page, number, total)
+        page.get_by_role("table", name="Score sheet").get_by_role(
+            "link", name="17", exact=True).click()
+        page.wait_for_url(re.compile(r"/17\.html$"))
+        expect_turn(page, 17, total)
+        page.get_by_role("navigation", name="Site").get_by_role("link", name=GAME_TITLE).click()
+        page.wait_for_url(f"{base}{GAME}/index.html")
+        page.get_by_role("link", name="Step through the game from turn 1").click()
+        page.wait_for_url(f"{base}{GAME}/1.html")
+
+
+# ---------------------------------------------------------------------------------------
+# Layout: screenshots, phone
+
+
+def test_turn_page_screenshots_and_phone_layout(browser: Browser, server: str) -> None:
+    """Writes the screenshots a person can look at; on a phone the page must not scroll
+    sideways and the board must come before the notes and the score sheet."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    url = f"{server}{GAME}/17.html"
+    shots = (("desktop", DESKTOP, "light"), ("phone", PHONE, "light"),
+             ("phone-dark", PHONE, "dark"))
+    for name, viewport, scheme in shots:
+        with open_page(browser, viewport=viewport, color_scheme=scheme) as page:
+            page.goto(url)
+            image = page.screenshot()
+            assert image.startswith(b"\x89PNG") and len(image) > 10_000, name
+            (SCREENSHOTS / f"turn-{name}.png").write_bytes(image)
+            if viewport is not PHONE:
+                continue
+            width, inner = page.evaluate(
+                "[document.documentElement.scrollWidth, window.innerWidth]")
+            assert width <= inner, f"{name}: page is {width}px wide in a {inner}px window"
+            board = page.locator("table.board").bounding_box()
+            notes = page.locator("section.notes").bounding_box()
+            sheet = page.locator("table.sheet").bounding_box()
+            assert board and notes and sheet
+            assert board["y"] + board["height"] <= notes["y"], (board, notes)
+            assert board["y"] + board["height"] <= sheet["y"], (board, sheet)
+            assert board["x"] >= 0 and board["x"] + board["width"] <= inner, board
+
+
+@pytest.mark.parametrize("path", ["index.html", "players.html", f"{GAME}/index.html"])
+def test_other_pages_fit_a_phone(browser: Browser, server: str, path: str) -> None:
+    with open_page(browser, viewport=PHONE) as page:
+        page.goto(server + path)
+        width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert width <= inner, f"{path} is {width}px wide in a {inner}px window"
+
+
+# ---------------------------------------------------------------------------------------
+# Validity and accessibility
+
+
+def test_every_page_is_valid_html(validation: Validation) -> None:
+    """Every page of the sample site through the Nu validator: no errors and no warnings.
+    A page broken on purpose goes through in the same run, to show the validator looked."""
+    messages = validation.messages()
+    problems = [m for m in messages if m["type"] != "info" or m.get("subType") == "warning"]
+    assert any(m["url"].endswith("/broken.html") for m in problems), messages[:5]
+    found = [f"{m['url'].split('/site/', 1)[-1]}:{m.get('lastLine', '?')}: {m['type']}: "
+             f"{m['message']}" for m in problems if not m["url"].endswith("/broken.html")]
+    assert not found, "\n".join(found[:40]) + f"\n({len(found)} in all)"
+
+
+AXE_PAGES = ("index.html", "players.html", f"{GAME}/index.html", f"{GAME}/11.html",
+             f"{GAME}/17.html", "round-3/table-2/18.html")
+
+
+@pytest.mark.parametrize("path", AXE_PAGES)
+def test_no_serious_accessibility_violations(page: Page, server: str, path: str) -> None:
+    """axe-core on the index pages, a game page and turn pages (a withdrawn phoney, notes,
+    a game in progress), in the light and the dark colour scheme. axe is injected once per
+    page and run for each scheme: switching the scheme needs no reload."""
+    page.goto(server + path)
+    page.evaluate(Axe().axe_script)
+    found = []
+    backgrounds = set()
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") is (
+            scheme == "dark")
+        backgrounds.add(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+        results = page.evaluate("options => axe.run(document, options)",
+                                {"resultTypes": ["violations"]})
+        for violation in results["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                found += [f"{scheme}: {violation['id']} ({violation['impact']}): "
+                          f"{node['html'][:120]} — {node['failureSummary'][:300]}"
+                          for node in violation["nodes"]]
+    assert not found, "\n".join(found[:30]) + f"\n({len(found)} in all)"
+    assert len(backgrounds) == 2, "the page looks the same in both schemes"
+
+
+def test_the_board_reads_without_sight(page: Page, base: str,
+                                       replayed: dict[int, dict[str, str]]) -> None:
+    """Every square has an accessible name giving its coordinate (matching its row and
+    column headers), its content and, on a premium square, the premium; the move is
+    announced in a live region."""
+    layout = get_layout("CrosswordGame")
+    assert layout is not None
+    page.goto(f"{base}{GAME}/5.html")
+    squares = board_squares(page)
+    assert len(squares) == layout.size ** 2
+    tiles, before = replayed[5], replayed[4]
+    for square in squares:
+        parts = square.name.split(", ")
+        assert parts[0] == f"{square.column}{square.row}", square
+        letter = tiles.get(parts[0])
+        if letter is None:
+            assert parts[1] == "empty", square
+        else:
+            shown = f"blank as {letter.upper()}" if letter.islower() else letter
+            assert parts[1] == shown, square
+            assert re.fullmatch(r"\d+ points?", parts[2]), square
+            assert ("just played" in parts) == (parts[0] not in before), square
+        row, col = int(square.row) - 1, ord(square.column) - ord("A")
+        premium = layout.premium(row, col).description
+        if premium:
+            assert premium in square.name, square
+        else:
+            assert not re.search(r"double|triple", square.name), square
+    names = {square.name.split(",")[0]: square.name for square in squares}
+    assert names["L6"] == "L6, blank as I, 0 points, just played"
+    assert names["H8"] == "H8, A, 1 point, on double word"
+    assert names["O15"] == "O15, empty, triple word"
+
+    board = page.get_by_role("table", name=re.compile(r"^Board after turn 5: HastyBot played"))
+    expect(board).to_have_count(1)
+    announcement = page.locator("[aria-live]").filter(has_text="TANGOi(S)T")
+    expect(announcement).to_have_count(1)
+    expect(announcement).to_have_attribute("aria-live", "polite")
+    expect(announcement).to_have_text(
+        "HastyBot played TANGOi(S)T at L1 down for 70 points (bingo)")
