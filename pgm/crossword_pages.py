@@ -13,11 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from pgm.crossword_model import CrosswordGame
 from pgm.crossword_report import game_report
 from pgm.crossword_view import (
+    BoardRenderer,
     Orientation,
+    SheetRow,
     board_view,
     describe,
     player_lines,
@@ -26,6 +29,7 @@ from pgm.crossword_view import (
     unseen_view,
 )
 from pgm.diagnostics import Diagnostic
+from pgm.export import moves_csv
 from pgm.markdown import render_markdown
 from pgm.site_model import GameEntry
 
@@ -47,7 +51,8 @@ def crossword_entry_fields(game: CrosswordGame) -> dict[str, Any]:
 
 
 def render_crossword_game(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,
-                          record: bytes, common: dict[str, Any]) -> Iterator[tuple[str, str | bytes]]:
+                          record: bytes, common: dict[str, Any]
+                          ) -> Iterator[tuple[str, str | bytes]]:
     """Yield (file name inside the game folder, content) for every file of the game."""
     by_line: dict[int, list[Diagnostic]] = defaultdict(list)
     for diagnostic in game.diagnostics:
@@ -57,17 +62,47 @@ def render_crossword_game(env: jinja2.Environment, entry: GameEntry, game: Cross
     orientation = Orientation(game.rules.orientation == "lettered-rows")
     base = dict(common, game=entry, sheet=sheet, spoiler_free=common["event"].spoiler_free,
                 board_caption_id="board-caption")
-    yield "index.html", _game_page(env, entry, game, base, orientation, allow_html)
+    boards = board_renderer(env)
+    yield "index.html", _game_page(env, entry, game, base, orientation, allow_html, boards)
     turn_template = env.get_template("turn.html")
+    turn_list = TurnList(env, sheet)
     for index, turn in enumerate(game.turns):
-        yield f"{turn.number}.html", turn_template.render(
-            _turn_context(entry, game, index, base, orientation, allow_html, by_line))
+        context = _turn_context(entry, game, index, base, orientation, allow_html, by_line)
+        context.update(board_rows=boards.rows(context["board"]),
+                       turn_list=turn_list.for_turn(turn.number))
+        yield f"{turn.number}.html", turn_template.render(context)
     yield RECORD_NAME, record
-    yield "game.json", json.dumps(game_json(entry, game), ensure_ascii=False, indent=1)
+    report = game_json(entry, game)
+    yield "game.json", json.dumps(report, ensure_ascii=False, indent=1)
+    yield "moves.csv", moves_csv(report)
+
+
+def board_renderer(env: jinja2.Environment) -> BoardRenderer:
+    """One row cache per template environment (per worker process)."""
+    renderer = getattr(env, "pgm_board_renderer", None)
+    if renderer is None:
+        renderer = BoardRenderer(env)
+        env.pgm_board_renderer = renderer  # type: ignore[attr-defined]
+    return renderer
+
+
+class TurnList:
+    """The list of every turn on each turn page: items are rendered once per game and
+    only the current one differs from page to page."""
+
+    def __init__(self, env: jinja2.Environment, sheet: tuple[SheetRow, ...]) -> None:
+        self._item = env.get_template("partials/board_rows.html").module.turn_item  # type: ignore[attr-defined]
+        self._sheet = sheet
+        self._items = [self._item(row, False) for row in sheet]
+
+    def for_turn(self, number: int) -> Markup:
+        current = self._item(self._sheet[number - 1], True)
+        return Markup("").join(self._items[:number - 1] + [current] + self._items[number:])
 
 
 def _game_page(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,
-               base: dict[str, Any], orientation: Orientation, allow_html: bool) -> str:
+               base: dict[str, Any], orientation: Orientation, allow_html: bool,
+               boards: BoardRenderer) -> str:
     record = game.record
     description = render_markdown(record.description, allow_html) if record.description else ""
     board = board_view(game.final.cells, game.rules.layout, game.rules.distribution,
@@ -76,7 +111,8 @@ def _game_page(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,
     return env.get_template("game.html").render(
         base, description=description, problems=problems, record_name=RECORD_NAME,
         game_notes=[render_markdown(n.text, allow_html) for n in record.game_notes],
-        turns=game.turns, board=board, board_caption="Board at the end of the record",
+        turns=game.turns, board=board, board_rows=boards.rows(board),
+        board_caption="Board at the end of the record",
         chart=score_chart(game), current=None, rules_text=_rules_text(game))
 
 

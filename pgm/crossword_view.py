@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+import jinja2
+from markupsafe import Markup
+
 from pgm.board import Layout, column_name
 from pgm.crossword_model import CrosswordGame, Position, Turn, unseen_tiles, vowel_consonant_counts
 from pgm.diagnostics import Diagnostic
@@ -22,10 +25,12 @@ _PREMIUM_CLASS = {"": "", "DL": "dl", "TL": "tl", "QL": "ql", "DW": "dw", "TW": 
 
 @dataclass(frozen=True)
 class Square:
-    text: str
-    """The letter shown (upper case, also for blanks), or the premium label when empty."""
+    letter: str
+    """The letter shown (upper case, also for blanks); empty for an empty square."""
     points: str
     css: str
+    """Short classes the stylesheet knows: premium (tw, dw, tl, dl, qw, ql), c (centre),
+    t (tile), b (blank), n (just played)."""
     label: str
     """Accessible name: coordinate, content and premium."""
 
@@ -87,13 +92,12 @@ def _empty_squares(layout: Layout, orientation: Orientation) -> tuple[tuple[Squa
             br, bc = orientation.cell(r, c)
             premium = layout.premium(br, bc)
             centre = (br, bc) == layout.center
-            css = " ".join(filter(None, ["sq", _PREMIUM_CLASS[premium.value],
-                                         "centre" if centre else ""]))
-            text = "★" if centre and premium.value == "DW" else premium.value
+            css = " ".join(filter(None, [_PREMIUM_CLASS[premium.value],
+                                         "c" if centre else ""]))
             name = orientation.name(br, bc)
             described = premium.description + (" (centre)" if centre else "")
-            row.append(Square(text, "", css, f"{name}, empty" + (f", {described}"
-                                                                 if described else "")))
+            row.append(Square("", "", css, f"{name}, empty" + (f", {described}"
+                                                               if described else "")))
         rows.append(tuple(row))
     return tuple(rows)
 
@@ -102,7 +106,7 @@ def _tile_square(label: str, layout: Layout, dist: Distribution, row: int, col: 
                  new: bool, orientation: Orientation) -> Square:
     blank = is_blank(label)
     points = 0 if blank else dist.points(label)
-    css = "sq tile" + (" blank" if blank else "") + (" new" if new else "")
+    css = "t" + (" b" if blank else "") + (" n" if new else "")
     name = orientation.name(row, col)
     what = f"blank as {label.upper()}" if blank else label
     premium = layout.premium(row, col).description
@@ -112,6 +116,29 @@ def _tile_square(label: str, layout: Layout, dist: Distribution, row: int, col: 
     if premium:
         text += f", on {premium}"
     return Square(label.upper(), "" if blank else str(points), css, text)
+
+
+class BoardRenderer:
+    """Renders board rows through the template's ``row`` macro, once per distinct row:
+    consecutive turns of a game share all but a few rows, and empty rows are shared by
+    every game."""
+
+    def __init__(self, env: jinja2.Environment, limit: int = 20_000) -> None:
+        self._row = env.get_template("partials/board_rows.html").module.row  # type: ignore[attr-defined]
+        self._cache: dict[tuple[str, tuple[Square, ...]], Markup] = {}
+        self._limit = limit
+
+    def rows(self, board: BoardView) -> list[Markup]:
+        out = []
+        for header, squares in board.rows:
+            key = (header, squares)
+            html = self._cache.get(key)
+            if html is None:
+                if len(self._cache) >= self._limit:
+                    self._cache.clear()
+                html = self._cache[key] = self._row(header, squares)
+            out.append(html)
+        return out
 
 
 # ---------------------------------------------------------------------------------------

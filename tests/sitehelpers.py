@@ -30,20 +30,19 @@ def run_build(*args: str):
 
 
 class _Squares(HTMLParser):
-    """Collects each square's accessible name: the visually hidden text inside its cell
-    (the letter and premium shown on the square are hidden from screen readers)."""
+    """Collects each square's accessible name: the text of its cell, which is all the cell
+    holds (the letter, points and premium shown come from CSS with empty alt text)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.squares: dict[str, str] = {}
-        self._in_square = False
+        self._in_body = False
         self._name: list[str] | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        classes = (dict(attrs).get("class") or "").split()
-        if tag == "td":
-            self._in_square = "sq" in classes
-        elif tag == "span" and self._in_square and "visually-hidden" in classes:
+        if tag == "tbody":
+            self._in_body = True
+        elif tag == "td" and self._in_body:
             self._name = []
 
     def handle_data(self, data: str) -> None:
@@ -51,12 +50,10 @@ class _Squares(HTMLParser):
             self._name.append(data)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "span" and self._name is not None:
+        if tag == "td" and self._name is not None:
             label = "".join(self._name)
             self.squares[label.split(",")[0]] = label
             self._name = None
-        elif tag == "td":
-            self._in_square = False
 
 
 def board_squares(html: str) -> dict[str, str]:

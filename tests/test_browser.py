@@ -271,8 +271,8 @@ def test_links_work_without_javascript(browser: Browser, base: str) -> None:
                                ("‹ Previous", total - 1), ("« First", 1)):
             go(page, action, number)
             expect_turn(page, number, total)
-        page.get_by_role("table", name="Score sheet").get_by_role(
-            "link", name="17", exact=True).click()
+        page.get_by_role("navigation", name="All turns").get_by_role(
+            "link", name=re.compile(r"^17 ")).click()
         page.wait_for_url(re.compile(r"/17\.html$"))
         expect_turn(page, 17, total)
         page.get_by_role("navigation", name="Site").get_by_role("link", name=GAME_TITLE).click()
@@ -305,7 +305,7 @@ def test_turn_page_screenshots_and_phone_layout(browser: Browser, server: str) -
             assert width <= inner, f"{name}: page is {width}px wide in a {inner}px window"
             board = page.locator("table.board").bounding_box()
             notes = page.locator("section.notes").bounding_box()
-            sheet = page.locator("table.sheet").bounding_box()
+            sheet = page.locator("nav.turn-list").bounding_box()
             assert board and notes and sheet
             assert board["y"] + board["height"] <= notes["y"], (board, notes)
             assert board["y"] + board["height"] <= sheet["y"], (board, sheet)
