@@ -21,7 +21,7 @@ from pgm.crossword_view import (
     BoardRenderer,
     Orientation,
     SheetRow,
-    board_view,
+    board_frame,
     describe,
     player_lines,
     score_chart,
@@ -68,7 +68,10 @@ def render_crossword_game(env: jinja2.Environment, entry: GameEntry, game: Cross
     turn_list = TurnList(env, sheet)
     for index, turn in enumerate(game.turns):
         context = _turn_context(entry, game, index, base, orientation, allow_html, by_line)
-        context.update(board_rows=boards.rows(context["board"]),
+        context.update(board_rows=boards.rows(turn.position.cells, game.rules.layout,
+                                              game.rules.distribution,
+                                              frozenset((t.row, t.col) for t in turn.placed),
+                                              orientation),
                        turn_list=turn_list.for_turn(turn.number))
         yield f"{turn.number}.html", turn_template.render(context)
     yield RECORD_NAME, record
@@ -105,13 +108,14 @@ def _game_page(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,
                boards: BoardRenderer) -> str:
     record = game.record
     description = render_markdown(record.description, allow_html) if record.description else ""
-    board = board_view(game.final.cells, game.rules.layout, game.rules.distribution,
-                       frozenset(), orientation)
+    board = board_frame(game.rules.layout, orientation)
     problems = sorted(game.diagnostics, key=lambda d: d.line)
     return env.get_template("game.html").render(
         base, description=description, problems=problems, record_name=RECORD_NAME,
         game_notes=[render_markdown(n.text, allow_html) for n in record.game_notes],
-        turns=game.turns, board=board, board_rows=boards.rows(board),
+        turns=game.turns, board=board,
+        board_rows=boards.rows(game.final.cells, game.rules.layout, game.rules.distribution,
+                               frozenset(), orientation),
         board_caption="Board at the end of the record",
         chart=score_chart(game), current=None, rules_text=_rules_text(game))
 
@@ -130,7 +134,6 @@ def _turn_context(entry: GameEntry, game: CrosswordGame, index: int, base: dict[
     turn = game.turns[index]
     total = len(game.turns)
     position = turn.position
-    new = frozenset((t.row, t.col) for t in turn.placed)
     move_text = describe(turn, game)
     problems = list(by_line.get(turn.event.line, []))
     if index == total - 1 and game.stopped_at is not None:
@@ -140,8 +143,7 @@ def _turn_context(entry: GameEntry, game: CrosswordGame, index: int, base: dict[
              else f"Turn {turn.number}: {move_text} · {entry.label}")
     return dict(
         base, title=title, number=turn.number, total=total, move_text=move_text,
-        board=board_view(position.cells, game.rules.layout, game.rules.distribution, new,
-                         orientation),
+        board=board_frame(game.rules.layout, orientation),
         board_caption=f"Board after turn {turn.number}: {move_text}",
         rack="".join(turn.rack) if turn.rack else turn.event.rack,
         words=turn.words, players=player_lines(game, position),

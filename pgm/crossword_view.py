@@ -83,6 +83,13 @@ def board_view(cells: tuple[str, ...], layout: Layout, dist: Distribution,
 
 
 @cache
+def board_frame(layout: Layout, orientation: Orientation) -> BoardView:
+    """The headers of a board, for templates whose rows come from ``BoardRenderer``."""
+    size = layout.size
+    return BoardView(tuple(orientation.column_header(c) for c in range(size)), ())
+
+
+@cache
 def _empty_squares(layout: Layout, orientation: Orientation) -> tuple[tuple[Square, ...], ...]:
     """Empty squares never change, so each board shape builds them once."""
     rows = []
@@ -123,22 +130,42 @@ class BoardRenderer:
     consecutive turns of a game share all but a few rows, and empty rows are shared by
     every game."""
 
-    def __init__(self, env: jinja2.Environment, limit: int = 20_000) -> None:
+    def __init__(self, env: jinja2.Environment, limit: int = 50_000) -> None:
         self._row = env.get_template("partials/board_rows.html").module.row  # type: ignore[attr-defined]
-        self._cache: dict[tuple[str, tuple[Square, ...]], Markup] = {}
+        self._cache: dict[tuple[object, ...], Markup] = {}
         self._limit = limit
 
-    def rows(self, board: BoardView) -> list[Markup]:
+    def rows(self, cells: tuple[str, ...], layout: Layout, dist: Distribution,
+             new: frozenset[tuple[int, int]], orientation: Orientation) -> list[Markup]:
+        """The rows of a position, keyed by their raw contents so that a row seen before
+        (on an earlier turn, or in another game) costs a dictionary lookup."""
+        size = layout.size
         out = []
-        for header, squares in board.rows:
-            key = (header, squares)
+        for r in range(size):
+            raw = cells[r::size] if orientation.lettered_rows else cells[r * size:(r + 1) * size]
+            fresh = tuple(c for c in range(size) if orientation.cell(r, c) in new) if new else ()
+            key = (layout.name, dist.name, orientation.lettered_rows, r, raw, fresh)
             html = self._cache.get(key)
             if html is None:
                 if len(self._cache) >= self._limit:
                     self._cache.clear()
-                html = self._cache[key] = self._row(header, squares)
+                squares = _row_squares(raw, r, layout, dist, fresh, orientation)
+                html = self._cache[key] = self._row(orientation.row_header(r), squares)
             out.append(html)
         return out
+
+
+def _row_squares(raw: tuple[str, ...], r: int, layout: Layout, dist: Distribution,
+                 fresh: tuple[int, ...], orientation: Orientation) -> tuple[Square, ...]:
+    empty = _empty_squares(layout, orientation)[r]
+    squares = []
+    for c, label in enumerate(raw):
+        if label:
+            br, bc = orientation.cell(r, c)
+            squares.append(_tile_square(label, layout, dist, br, bc, c in fresh, orientation))
+        else:
+            squares.append(empty[c])
+    return tuple(squares)
 
 
 # ---------------------------------------------------------------------------------------
