@@ -34,7 +34,7 @@ from pgm.output import (
 from pgm.render import make_environment
 from pgm.resources import builtin_dir
 from pgm.site_model import GameEntry
-from pgm.site_pages import render_site_files
+from pgm.site_pages import event_moves_csv, render_site_files
 from pgm.state import (
     STATE_NAME,
     BuildState,
@@ -186,6 +186,23 @@ def _entries(plan: _Plan, states: dict[str, GameState]) -> list[GameEntry]:
     return [states[slug].entry for slug in plan.order]
 
 
+def _event_moves(target: Path, configs: ConfigSet, entries: list[GameEntry]
+                 ) -> tuple[str, str]:
+    """The event's ``moves.csv``, joined from the game folders' own ``moves.csv`` in
+    ``target`` (an incremental build renders only the changed games, so the files are
+    the one place every game's rows are). Games come in the order ``pgm export`` finds
+    the records, so the file is what ``pgm export .`` writes in the event folder, without
+    draft games; position sets have no moves and no file."""
+    found = {path.relative_to(configs.root).as_posix(): index
+             for index, path in enumerate(configs.records)}
+    parts = []
+    for entry in sorted(entries, key=lambda e: found.get(e.relative, len(found))):
+        path = target / entry.slug / "moves.csv"
+        if path.is_file():
+            parts.append(path.read_text(encoding="utf-8"))
+    return "moves.csv", event_moves_csv(parts)
+
+
 # ---------------------------------------------------------------------------------------
 # Full build: everything into a staging folder, swapped in at once
 
@@ -199,7 +216,8 @@ def _build_full(options: BuildOptions, configs: ConfigSet, theme_dir: Path | Non
         _copy_static(configs, stage, theme_dir)
         states = _run(plan, options, configs, theme_dir, result, progress)
         env = make_environment(theme_dir)
-        site = render_site_files(env, configs, _entries(plan, states))
+        entries = _entries(plan, states)
+        site = render_site_files(env, configs, entries) + [_event_moves(stage, configs, entries)]
         for path, content in site:
             write_file(stage / path, content)
         result.pages += sum(1 for p, _ in site if p.endswith(".html"))
@@ -222,12 +240,14 @@ def _build_incremental(options: BuildOptions, configs: ConfigSet, theme_dir: Pat
     plan = _plan(options, configs, state, out)
     removed = [slug for slug in state.games if slug not in plan.order]
     states = _run(plan, options, configs, theme_dir, result, progress)
-    env = make_environment(theme_dir)
-    site = render_site_files(env, configs, _entries(plan, states))
-    result.pages += sum(1 for p, _ in site if p.endswith(".html"))
     unchanged = all(s is state.games.get(slug) for slug, s in states.items())
     if not result.rendered_games and not removed and unchanged:
+        result.pages += sum(1 for p in state.site_files if p.endswith(".html"))
         return
+    env = make_environment(theme_dir)
+    entries = _entries(plan, states)
+    site = render_site_files(env, configs, entries) + [_event_moves(out, configs, entries)]
+    result.pages += sum(1 for p, _ in site if p.endswith(".html"))
     result.files_written += sum(atomic_write(out / path, content) for path, content in site)
     for slug in removed:
         remove_stale(out, state.games[slug].files, set())

@@ -17,7 +17,8 @@ Reporter = Callable[[bytes, str], tuple[dict[str, Any], list[Diagnostic]]]
 
 
 # The reporter per file extension, imported when first needed (check one format, load one).
-_REPORTERS = {".gcg": "pgm.crossword_report:crossword_report",
+_REPORTERS = {".cgp": "pgm.cgp_report:cgp_report",
+              ".gcg": "pgm.crossword_report:crossword_report",
               ".gn": "pgm.gungi_report:gungi_report",
               ".ubf": "pgm.ubf_report:ubf_report"}
 

@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-RECORD_EXTENSIONS = (".gcg", ".gn")
+RECORD_EXTENSIONS = (".gcg", ".gn", ".cgp")
 _MAX_SLUG_PART = 60
 _RESERVED = {"static", "players", "index", "404", "sitemap", "con", "prn", "aux", "nul"}
 

@@ -70,6 +70,12 @@ def rows_of_report(report: dict[str, Any]) -> list[MoveRow]:
     return []
 
 
+def moves_csv(report: dict[str, Any]) -> str:
+    """The CSV ``pgm export`` writes for one record, made from its ``pgm check --json``
+    object: the site's per-game ``moves.csv`` (the record is not replayed twice)."""
+    return write_rows(rows_of_report(report), "csv")
+
+
 def _tile_game_row(path: str, turn: int, event: dict[str, Any]) -> MoveRow:
     return MoveRow(path, turn, event["player"], event["rack"], event["position"],
                    event["word"], event["stated_score"], event["cumulative"][event["seat"]],

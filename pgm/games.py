@@ -12,15 +12,22 @@ from typing import Any
 
 import jinja2
 
+from pgm.cgp_file import read_cgp_file
+from pgm.cgp_pages import cgp_entry_fields, render_cgp_set
+from pgm.cgp_pages import record_title as cgp_record_title
 from pgm.config import GameSettings
 from pgm.crossword import replay
 from pgm.crossword_pages import crossword_entry_fields, render_crossword_game
+from pgm.crossword_view import Orientation
 from pgm.diagnostics import Diagnostic
 from pgm.discover import Source, guess_division, guess_round, guess_table
-from pgm.gcg import parse_gcg
+from pgm.gcg import GcgRecord, parse_gcg
 from pgm.gungi import load as load_gungi
 from pgm.gungi_pages import gungi_entry_fields, record_title, render_gungi_game
 from pgm.site_model import GameEntry, results
+from pgm.upwords import is_upwords
+from pgm.upwords import replay as replay_upwords
+from pgm.upwords_pages import render_upwords_game, upwords_entry_fields
 
 GameFiles = Iterator[tuple[str, str | bytes]]
 Renderer = Callable[[jinja2.Environment, dict[str, Any]], GameFiles]
@@ -41,6 +48,8 @@ def load_game(source: Source, settings: GameSettings, data: bytes) -> LoadedGame
 
 def _load_crossword(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
     record = parse_gcg(data, source.relative)
+    if is_upwords(record):
+        return _load_upwords(source, settings, record, data)
     game = replay(record, distribution=settings.distribution, board=settings.board,
                   lexicon=settings.lexicon)
     if settings.orientation and "orientation" not in record.pragmas:
@@ -50,6 +59,31 @@ def _load_crossword(source: Source, settings: GameSettings, data: bytes) -> Load
 
     def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:
         return render_crossword_game(env, entry, game, data, common)
+
+    return LoadedGame(source, entry, render)
+
+
+def _load_upwords(source: Source, settings: GameSettings, record: GcgRecord,
+                  data: bytes) -> LoadedGame:
+    """A .gcg that says ``#game-type upwords``: the extension cannot tell, the record can."""
+    game = replay_upwords(record)
+    entry = make_entry(source, settings, "upwords", record.title,
+                       upwords_entry_fields(game), game.diagnostics)
+
+    def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:
+        return render_upwords_game(env, entry, game, data, common)
+
+    return LoadedGame(source, entry, render)
+
+
+def _load_cgp(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
+    found = read_cgp_file(data, source.relative)
+    entry = make_entry(source, settings, "cgp", cgp_record_title(source.relative),
+                       cgp_entry_fields(found), found.diagnostics)
+    orientation = Orientation(settings.orientation == "lettered-rows")
+
+    def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:
+        return render_cgp_set(env, entry, found, data, common, orientation)
 
     return LoadedGame(source, entry, render)
 
@@ -66,6 +100,7 @@ def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGa
 
 
 _LOADERS: dict[str, Callable[[Source, GameSettings, bytes], LoadedGame]] = {
+    ".cgp": _load_cgp,
     ".gcg": _load_crossword,
     ".gn": _load_gungi,
 }

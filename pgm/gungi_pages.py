@@ -18,6 +18,7 @@ import jinja2
 from markupsafe import Markup
 
 from pgm.diagnostics import Diagnostic
+from pgm.export import moves_csv
 from pgm.gn import Comment, CommentKind, GnRecord, Result
 from pgm.gungi import GungiReplay
 from pgm.gungi_describe import describe
@@ -101,7 +102,9 @@ def render_gungi_game(env: jinja2.Environment, entry: GameEntry, game: GungiRepl
         yield f"{index + 1}.html", template.render(
             _ply_context(entry, game, index, summary, base, problems[index], event.allow_html))
     yield RECORD_NAME, record
-    yield "game.json", json.dumps(game_json(entry, record), ensure_ascii=False, indent=1)
+    report = game_json(entry, record)
+    yield "game.json", json.dumps(report, ensure_ascii=False, indent=1)
+    yield "moves.csv", moves_csv(report)
 
 
 def _header(record: GnRecord, spoiler_free: bool) -> tuple[HeaderField, ...]:

@@ -18,7 +18,7 @@ class GameEntry:
     slug: str
     relative: str
     kind: str
-    """``crossword`` or ``gungi``."""
+    """``crossword``, ``upwords``, ``gungi`` or ``cgp`` (a set of positions)."""
     label: str
     players: tuple[str, ...]
     scores: tuple[int, ...] | None

@@ -38,11 +38,12 @@ def test_sample_event_index_lists_every_game_by_round(sample_site) -> None:
 
 
 def test_every_record_is_embedded_byte_identical(sample_site) -> None:
-    for record in SAMPLE_GAMES.rglob("*.gcg"):
-        if record.parent.name == "upwords":
-            continue  # draft: the site has no Upwords pages yet (upwords/event.yaml)
+    records = sorted(SAMPLE_GAMES.rglob("*.gcg")) + sorted(SAMPLE_GAMES.rglob("*.gn"))
+    assert any(r.parent.name == "upwords" for r in records)
+    for record in records:
         slug = record.relative_to(SAMPLE_GAMES).with_suffix("").as_posix()
-        assert (sample_site / slug / "input.gcg").read_bytes() == record.read_bytes()
+        embedded = sample_site / slug / f"input{record.suffix}"
+        assert embedded.read_bytes() == record.read_bytes(), record
 
 
 def test_one_page_per_event_with_the_board_after_it(sample_site) -> None:

@@ -309,6 +309,7 @@ def test_spoiler_free_hides_the_result_and_an_empty_record_builds(tmp_path) -> N
     assert "<dt>Result</dt>" not in overview and "Final position" not in overview
     assert "Black wins" not in text_of((tmp_path / "o/index.html").read_text())
     empty = tmp_path / "o/empty"
-    assert sorted(p.name for p in empty.iterdir()) == ["game.json", "index.html", "input.gn"]
+    assert sorted(p.name for p in empty.iterdir()) == ["game.json", "index.html", "input.gn",
+                                                         "moves.csv"]
     assert "No plies to show." in (empty / "index.html").read_text()
     assert json.loads((empty / "game.json").read_text())["turns"] == 0

@@ -1,0 +1,111 @@
+"""The files of one Upwords game's folder: overview, one page per event, record, JSON.
+
+Upwords records are GCG (``#game-type upwords``), so the folder mirrors a crossword
+game's: turn ``N.html`` shows the stacks after the record's N-th event line (numbered as
+the record's events, stable while a game in progress is appended to), the overview has
+the score sheet and the final board, and ``game.json`` is the ``pgm check --json`` object
+of the record. Where a crossword page offers the position as CGP, an Upwords page offers
+the board as UBF, the format Upwords tools exchange boards in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+import jinja2
+
+from pgm.crossword_pages import NoteView
+from pgm.diagnostics import Diagnostic
+from pgm.export import moves_csv
+from pgm.gungi_view import navigation
+from pgm.markdown import render_markdown
+from pgm.site_model import GameEntry
+from pgm.upwords import UpwordsGame
+from pgm.upwords_report import game_report
+from pgm.upwords_view import board_view, describe, play_squares, player_lines, score_sheet
+
+RECORD_NAME = "input.gcg"
+
+
+def upwords_entry_fields(game: UpwordsGame) -> dict[str, Any]:
+    """What the event index needs: players, recorded scores, in progress until the
+    record ends the game."""
+    players = tuple(p.name for p in game.record.players)
+    return {"players": players, "scores": tuple(game.final.scores),
+            "live": not game.complete, "turns": len(game.turns)}
+
+
+def render_upwords_game(env: jinja2.Environment, entry: GameEntry, game: UpwordsGame,
+                        record: bytes, common: dict[str, Any]
+                        ) -> Iterator[tuple[str, str | bytes]]:
+    """Yield (file name inside the game folder, content) for every file of the game."""
+    by_line: dict[int, list[Diagnostic]] = defaultdict(list)
+    for diagnostic in game.diagnostics:
+        by_line[diagnostic.line].append(diagnostic)
+    allow_html = common["event"].allow_html
+    base = dict(common, game=entry, sheet=score_sheet(game, by_line),
+                spoiler_free=common["event"].spoiler_free, record_name=RECORD_NAME,
+                board_caption_id="board-caption")
+    report = game_json(entry, game)
+    yield "index.html", _overview(env, game, base, allow_html)
+    template = env.get_template("upwords_turn.html")
+    for index in range(len(game.turns)):
+        yield f"{game.turns[index].number}.html", template.render(
+            _turn_context(entry, game, index, base, allow_html, by_line))
+    yield RECORD_NAME, record
+    yield "game.json", json.dumps(report, ensure_ascii=False, indent=1)
+    yield "moves.csv", moves_csv(report)
+
+
+def _rules_text(game: UpwordsGame) -> str:
+    parts = [game.record.lexicon] if game.record.lexicon else []
+    return " · ".join(parts + ["Upwords", "10×10 board, stacks of up to 5",
+                               "scores as recorded"])
+
+
+def _overview(env: jinja2.Environment, game: UpwordsGame, base: dict[str, Any],
+              allow_html: bool) -> str:
+    record = game.record
+    description = render_markdown(record.description, allow_html) if record.description else ""
+    return env.get_template("upwords_game.html").render(
+        base, description=description, problems=sorted(game.diagnostics, key=lambda d: d.line),
+        game_notes=[render_markdown(n.text, allow_html) for n in record.game_notes],
+        turns=game.turns, board=board_view(game.final.board),
+        board_caption="Board at the end of the record", current=None,
+        rules_text=_rules_text(game))
+
+
+def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[str, Any],
+                  allow_html: bool, by_line: dict[int, list[Diagnostic]]) -> dict[str, Any]:
+    turn = game.turns[index]
+    total = len(game.turns)
+    move_text = describe(turn, game)
+    problems = list(by_line.get(turn.event.line, []))
+    if index == total - 1 and game.stopped_at is not None:
+        problems += by_line.get(game.stopped_at, [])
+    spoiler = base["spoiler_free"] and turn.number == 1
+    title = (f"{entry.label} · turn {turn.number}" if spoiler
+             else f"Turn {turn.number}: {move_text} · {entry.label}")
+    stacked, through = play_squares(turn)
+    return dict(
+        base, title=title, number=turn.number, total=total, move_text=move_text,
+        board=board_view(turn.position.board, stacked, through),
+        board_caption=f"Board after turn {turn.number}: {move_text}",
+        rack=turn.event.rack, words=turn.words, players=player_lines(game, index),
+        game_over=turn.position.game_over,
+        notes=[NoteView(n.kind, render_markdown(n.text, allow_html)) for n in turn.event.notes],
+        problems=problems, ubf=game.ubf(index), current=turn.number,
+        nav=navigation(turn.number, total))
+
+
+def game_json(entry: GameEntry, game: UpwordsGame) -> dict[str, Any]:
+    """The documented ``game.json``: the ``pgm check --json`` object plus site metadata."""
+    data = game_report(game)
+    data["path"] = entry.relative
+    data.update(format="pgm-game/1", title=entry.label, slug=entry.slug, round=entry.round,
+                division=entry.division, table=entry.table, live=entry.live,
+                updated=entry.updated, record=RECORD_NAME, turns=len(game.turns))
+    return data

@@ -1,0 +1,201 @@
+"""What the Upwords templates show, computed from a replayed Upwords game.
+
+An Upwords square is a stack, and its height is half of what it says: a letter three
+tiles up scores differently and can be covered fewer times than a letter on the board.
+So every square carries its height twice, as a number drawn on the square and in its
+accessible name ("E5: R, height 3, just played"), both made here so the two agree.
+Templates receive these frozen values and only lay them out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pgm.board import column_name, parse_coordinate
+from pgm.crossword_view import PlayerLine, SheetRow
+from pgm.diagnostics import Diagnostic
+from pgm.gcg import EventKind
+from pgm.scoring import square_name
+from pgm.ubf import SIZE, Stack, UpwordsBoard
+from pgm.upwords import UpwordsGame, UpwordsTurn
+
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class StackSquare:
+    letter: str
+    """The top tile as shown (``Qu`` for the Q tile); empty on an empty square."""
+    height: int
+    """Tiles in the stack, 0 when empty."""
+    css: str
+    label: str
+    """Accessible name: coordinate, top letter, height, whether the play touched it."""
+
+
+@dataclass(frozen=True)
+class StackBoardView:
+    column_headers: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[StackSquare, ...]], ...]
+    """(row header, squares) from row 1 at the top."""
+
+
+def tile_text(letter: str) -> str:
+    """The ``Q`` of a record is the ``Qu`` tile."""
+    return "Qu" if letter == "Q" else letter
+
+
+def board_view(board: UpwordsBoard, stacked: frozenset[Square] = frozenset(),
+               through: frozenset[Square] = frozenset()) -> StackBoardView:
+    rows = []
+    for row in range(SIZE):
+        squares = tuple(_square(board.at(row, col), row, col, (row, col) in stacked,
+                                (row, col) in through) for col in range(SIZE))
+        rows.append((str(row + 1), squares))
+    return StackBoardView(tuple(column_name(c) for c in range(SIZE)), tuple(rows))
+
+
+def _square(stack: Stack | None, row: int, col: int, new: bool, through: bool
+            ) -> StackSquare:
+    name = square_name(row, col)
+    if stack is None:
+        return StackSquare("", 0, "sq", f"{name}: empty")
+    letter = tile_text(stack.letter)
+    label = f"{name}: {letter}, height {stack.height}"
+    css = f"sq tile h{stack.height}"
+    if new:
+        label += ", just played"
+        css += " new"
+    elif through:
+        label += ", played through"
+        css += " through"
+    return StackSquare(letter, stack.height, css, label)
+
+
+def play_squares(turn: UpwordsTurn) -> tuple[frozenset[Square], frozenset[Square]]:
+    """The squares a play put tiles on, and the squares it played through."""
+    event = turn.event
+    if event.kind is not EventKind.PLAY or not turn.stacked:
+        return frozenset(), frozenset()
+    placement = parse_coordinate(event.position)
+    if placement is None:
+        return frozenset(turn.stacked), frozenset()
+    written = {placement.square(offset) for offset in range(len(event.word))}
+    stacked = frozenset(turn.stacked)
+    return stacked, frozenset(s for s in written - stacked
+                              if 0 <= s[0] < SIZE and 0 <= s[1] < SIZE)
+
+
+# ---------------------------------------------------------------------------------------
+# Moves in words
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if abs(n) == 1 else 's'}"
+
+
+def word_display(turn: UpwordsTurn) -> str:
+    """The written squares of a play with played-through letters in parentheses:
+    ``S(H)O(RT)``; the record's own text for anything else."""
+    event = turn.event
+    placement = parse_coordinate(event.position) if event.kind is EventKind.PLAY else None
+    if placement is None or not turn.stacked:
+        return event.word
+    stacked = set(turn.stacked)
+    out: list[str] = []
+    for offset in range(len(event.word)):
+        row, col = placement.square(offset)
+        stack = turn.position.board.at(row, col) if 0 <= row < SIZE and 0 <= col < SIZE \
+            else None
+        letter = tile_text(stack.letter) if stack else event.word[offset]
+        out.append(letter if (row, col) in stacked else f"({letter})")
+    return "".join(out).replace(")(", "")
+
+
+def describe(turn: UpwordsTurn, game: UpwordsGame) -> str:
+    """One sentence saying what happened, for the page, its title and screen readers."""
+    event = turn.event
+    name = game.record.players[turn.player].name
+    kind = event.kind
+    if kind is EventKind.PLAY:
+        direction = "down" if event.position[:1].isalpha() else "across"
+        text = (f"{name} played {word_display(turn)} at {event.position.upper()} "
+                f"{direction} for {_plural(event.score, 'point')}")
+        if not turn.stacked:
+            return text
+        board = turn.position.board
+        on_stacks = sum(1 for r, c in turn.stacked if (board.at(r, c) or Stack("", 1)).height > 1)
+        placed = _plural(len(turn.stacked), "tile")
+        return text + (f" ({placed}, {on_stacks} on top of other tiles)" if on_stacks
+                       else f" ({placed})")
+    if kind is EventKind.PASS:
+        return f"{name} passed"
+    if kind is EventKind.EXCHANGE:
+        count = event.exchange_count if event.exchange_count is not None else len(event.tiles)
+        shown = f" ({event.tiles})" if event.tiles else ""
+        return f"{name} exchanged {_plural(count, 'tile')}{shown}"
+    if kind is EventKind.WITHDRAWAL:
+        return (f"{name}'s play was challenged off and withdrawn: "
+                f"{_plural(event.score, 'point')}")
+    if kind is EventKind.CHALLENGE_BONUS:
+        return f"{name}'s play stood a challenge: bonus of {_plural(event.score, 'point')}"
+    if kind is EventKind.END_RACK_POINTS:
+        return (f"{name} gets {_plural(event.score, 'point')} for the tiles left on the "
+                f"opponent's rack ({event.tiles})")
+    if kind is EventKind.END_RACK_PENALTY:
+        return (f"{name} loses {_plural(-event.score, 'point')} for the tiles left on the "
+                f"rack ({event.tiles})")
+    return f"{name} loses {_plural(-event.score, 'point')} for overtime"
+
+
+# ---------------------------------------------------------------------------------------
+# Panels
+
+
+def player_lines(game: UpwordsGame, index: int) -> tuple[PlayerLine, ...]:
+    """Scores as recorded after ``turns[index]``; a rack is known only for the player to
+    move, when the record's next event is theirs and gives its rack."""
+    position = game.turns[index].position
+    following = game.turns[index + 1] if index + 1 < len(game.turns) else None
+    known: dict[int, str] = {}
+    if (following is not None and following.player == position.to_move
+            and following.event.kind.is_turn and following.event.rack):
+        known[following.player] = following.event.rack
+    lines = []
+    for seat, player in enumerate(game.record.players[: len(position.scores)]):
+        others = [s for i, s in enumerate(position.scores) if i != seat]
+        score = position.scores[seat]
+        lines.append(PlayerLine(player.name, player.nick, score,
+                                score - max(others) if others else 0, known.get(seat, ""),
+                                position.to_move == seat))
+    return tuple(lines)
+
+
+def score_sheet(game: UpwordsGame, diagnostics_by_line: dict[int, list[Diagnostic]]
+                ) -> tuple[SheetRow, ...]:
+    """The rows of ``partials/sheet.html``, as crossword games have them."""
+    rows = []
+    for turn in game.turns:
+        event = turn.event
+        word = word_display(turn) if event.kind is EventKind.PLAY else {
+            EventKind.PASS: "pass",
+            EventKind.EXCHANGE: f"exch. {event.tiles or event.exchange_count}",
+            EventKind.WITHDRAWAL: "withdrawn", EventKind.CHALLENGE_BONUS: "challenge bonus",
+            EventKind.END_RACK_POINTS: f"({event.tiles})",
+            EventKind.END_RACK_PENALTY: f"({event.tiles})", EventKind.TIME_PENALTY: "time",
+        }.get(event.kind, "")
+        rows.append(SheetRow(
+            turn.number, game.record.players[turn.player].name, event.rack,
+            event.position.upper(), word, f"{event.score:+d}",
+            turn.position.scores[turn.player], event.kind.value, bool(event.notes),
+            bool(diagnostics_by_line.get(event.line)), describe(turn, game)))
+    return tuple(rows)
+
+
+def heights_legend(board: UpwordsBoard) -> tuple[tuple[int, int], ...]:
+    """How many stacks of each height the board holds: (height, count), tallest first."""
+    counts: dict[int, int] = {}
+    for stack in board.squares:
+        if stack:
+            counts[stack.height] = counts.get(stack.height, 0) + 1
+    return tuple(sorted(counts.items(), reverse=True))
