@@ -150,17 +150,16 @@ def test_the_last_move_is_highlighted_and_the_operations_are_in_words(tmp_path) 
     assert "the last move, FO(X)ES at 8F across, is highlighted" in html
 
 
-def test_a_last_move_that_disagrees_with_the_board_is_a_warning() -> None:
+def test_a_last_move_that_disagrees_with_the_board_is_a_warning(tmp_path) -> None:
     row = "15/" * 7 + "5FOXES5" + "/15" * 7
-    runner = CliRunner()
-    with runner.isolated_filesystem():
-        with open("p.cgp", "w", encoding="utf-8") as handle:
-            handle.write(f"\n{row} / 0/0 0 lm 8F FAXES;\n{row} / 0/0 0 lm 8Q X;\n")
-        result = runner.invoke(main, ["check", "p.cgp"])
+    path = tmp_path / "p.cgp"
+    path.write_text(f"\n{row} / 0/0 0 lm 8F FAXES;\n{row} / 0/0 0 lm 8Q X;\n",
+                    encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
     assert result.exit_code == 0
-    assert "p.cgp:2: warning: opcode lm: G8 holds O, but the last move puts A there" in \
+    assert f"{path}:2: warning: opcode lm: G8 holds O, but the last move puts A there" in \
         result.output
-    assert "p.cgp:3: warning: opcode lm: '8Q X' runs off the 15x15 board" in result.output
+    assert f"{path}:3: warning: opcode lm: '8Q X' runs off the 15x15 board" in result.output
 
 
 def test_a_bad_line_is_reported_with_its_line_and_the_others_render(tmp_path) -> None:
