@@ -24,7 +24,7 @@ from pgm.cgp_view import details, rack_lines, summary, unseen
 from pgm.crossword_pages import board_renderer
 from pgm.crossword_view import Orientation, board_frame
 from pgm.diagnostics import Diagnostic
-from pgm.gungi_view import navigation
+from pgm.page_parts import navigation, with_site_keys
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.cgp"
@@ -103,9 +103,4 @@ def _position_context(env: jinja2.Environment, entry: GameEntry, item: CgpEntry,
 
 def game_json(entry: GameEntry, found: CgpFile) -> dict[str, Any]:
     """The ``pgm check --json`` object of the file plus the site keys games have."""
-    data = file_report(found)
-    data["path"] = entry.relative
-    data.update(format="pgm-game/1", title=entry.label, slug=entry.slug, round=entry.round,
-                division=entry.division, table=entry.table, live=entry.live,
-                updated=entry.updated, record=RECORD_NAME, turns=entry.turns)
-    return data
+    return with_site_keys(file_report(found), entry, RECORD_NAME, entry.turns)

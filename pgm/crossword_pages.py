@@ -31,6 +31,7 @@ from pgm.crossword_view import (
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.markdown import render_markdown
+from pgm.page_parts import navigation, with_site_keys
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.gcg"
@@ -150,34 +151,10 @@ def _turn_context(entry: GameEntry, game: CrosswordGame, index: int, base: dict[
         game_over=position.game_over, unseen=unseen_view(game, position),
         notes=[NoteView(n.kind, render_markdown(n.text, allow_html)) for n in turn.event.notes],
         problems=problems, cgp=game.cgp(index), current=turn.number,
-        nav=_navigation(turn.number, total),
-    )
-
-
-@dataclass(frozen=True)
-class Navigation:
-    first: str | None
-    prev: str | None
-    next: str | None
-    last: str | None
-    label: str
-
-
-def _navigation(number: int, total: int) -> Navigation:
-    return Navigation(
-        "1.html" if number > 1 else None,
-        f"{number - 1}.html" if number > 1 else None,
-        f"{number + 1}.html" if number < total else None,
-        f"{total}.html" if number < total else None,
-        f"{number} / {total}",
+        nav=navigation(turn.number, total),
     )
 
 
 def game_json(entry: GameEntry, game: CrosswordGame) -> dict[str, Any]:
     """The documented ``game.json``: the ``pgm check --json`` object plus site metadata."""
-    data = game_report(game)
-    data["path"] = entry.relative
-    data.update(format="pgm-game/1", title=entry.label, slug=entry.slug, round=entry.round,
-                division=entry.division, table=entry.table, live=entry.live,
-                updated=entry.updated, record=RECORD_NAME, turns=len(game.turns))
-    return data
+    return with_site_keys(game_report(game), entry, RECORD_NAME, len(game.turns))

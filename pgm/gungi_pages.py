@@ -28,13 +28,13 @@ from pgm.gungi_view import (
     HeaderField,
     board_view,
     header_fields,
-    navigation,
     ply_rows,
     ply_squares,
     side_views,
     status_lines,
 )
 from pgm.markdown import render_markdown
+from pgm.page_parts import navigation, with_site_keys
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.gn"
@@ -172,7 +172,4 @@ def comment_blocks(comments: Iterable[Comment], allow_html: bool) -> tuple[Marku
 def game_json(entry: GameEntry, record: bytes) -> dict[str, Any]:
     """The documented ``game.json``: the ``pgm check --json`` object plus site metadata."""
     data, _ = gungi_report(record, entry.relative)
-    data.update(format="pgm-game/1", title=entry.label, slug=entry.slug, round=entry.round,
-                division=entry.division, table=entry.table, live=entry.live,
-                updated=entry.updated, record=RECORD_NAME, turns=entry.turns)
-    return data
+    return with_site_keys(data, entry, RECORD_NAME, entry.turns)

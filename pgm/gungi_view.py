@@ -113,26 +113,6 @@ class HeaderField:
     value: str
 
 
-@dataclass(frozen=True)
-class Navigation:
-    """Links for partials/nav.html, whose ``data-key`` attributes pgm.js follows."""
-
-    first: str | None
-    prev: str | None
-    next: str | None
-    last: str | None
-    label: str
-
-
-def navigation(number: int, total: int) -> Navigation:
-    """First/previous/next/last for ply ``number`` of ``total``, as crossword turns have."""
-    return Navigation(
-        "1.html" if number > 1 else None,
-        f"{number - 1}.html" if number > 1 else None,
-        f"{number + 1}.html" if number < total else None,
-        f"{total}.html" if number < total else None,
-        f"{number} / {total}",
-    )
 
 
 # ---------------------------------------------------------------------------------------

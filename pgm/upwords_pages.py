@@ -20,8 +20,8 @@ import jinja2
 from pgm.crossword_pages import NoteView
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
-from pgm.gungi_view import navigation
 from pgm.markdown import render_markdown
+from pgm.page_parts import navigation, with_site_keys
 from pgm.site_model import GameEntry
 from pgm.upwords import UpwordsGame
 from pgm.upwords_report import game_report
@@ -103,9 +103,4 @@ def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[st
 
 def game_json(entry: GameEntry, game: UpwordsGame) -> dict[str, Any]:
     """The documented ``game.json``: the ``pgm check --json`` object plus site metadata."""
-    data = game_report(game)
-    data["path"] = entry.relative
-    data.update(format="pgm-game/1", title=entry.label, slug=entry.slug, round=entry.round,
-                division=entry.division, table=entry.table, live=entry.live,
-                updated=entry.updated, record=RECORD_NAME, turns=len(game.turns))
-    return data
+    return with_site_keys(game_report(game), entry, RECORD_NAME, len(game.turns))

@@ -25,6 +25,19 @@ def make_event(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+def record_prefix(record: bytes, events: int) -> bytes:
+    """A record cut after its first ``events`` event lines, as an annotator saves it
+    while the game goes on."""
+    out, seen = [], 0
+    for line in record.rstrip(b"\n").split(b"\n"):
+        if line.startswith(b">"):
+            if seen == events:
+                break
+            seen += 1
+        out.append(line)
+    return b"\n".join(out) + b"\n"
+
+
 def run_build(*args: str):
     return CliRunner().invoke(main, ["build", *args])
 

@@ -12,25 +12,16 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from conftest import CORPUS
-from sitehelpers import make_event
+from sitehelpers import make_event, record_prefix
 
 from pgm.build import BuildOptions, build
 from pgm.live import serve, watch
 
 RECORD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
-LINES = RECORD.rstrip(b"\n").split(b"\n")
 
 
 def prefix(events: int) -> bytes:
-    """The record cut after its first ``events`` event lines, as an annotator saves it."""
-    out, seen = [], 0
-    for line in LINES:
-        if line.startswith(b">"):
-            if seen == events:
-                break
-            seen += 1
-        out.append(line)
-    return b"\n".join(out) + b"\n"
+    return record_prefix(RECORD, events)
 
 
 def wait_for(condition, seconds: float = 15.0) -> bool:

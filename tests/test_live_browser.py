@@ -11,24 +11,16 @@ import re
 
 from browserhelpers import chromium, open_page, serve
 from conftest import CORPUS
-from sitehelpers import make_event
+from sitehelpers import make_event, record_prefix
 
 from pgm.build import BuildOptions, build
 
 RECORD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
-LINES = RECORD.rstrip(b"\n").split(b"\n")
 WAIT_MS = 10_000
 
 
 def prefix(events: int) -> bytes:
-    out, seen = [], 0
-    for line in LINES:
-        if line.startswith(b">"):
-            if seen == events:
-                break
-            seen += 1
-        out.append(line)
-    return b"\n".join(out) + b"\n"
+    return record_prefix(RECORD, events)
 
 
 def test_viewers_follow_a_game_in_progress(tmp_path) -> None:

@@ -1,0 +1,41 @@
+"""Pieces every kind of game page shares: turn navigation and the site keys of game.json."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pgm.site_model import GameEntry
+
+
+@dataclass(frozen=True)
+class Navigation:
+    """Links for partials/nav.html, whose ``data-key`` attributes pgm.js follows."""
+
+    first: str | None
+    prev: str | None
+    next: str | None
+    last: str | None
+    label: str
+
+
+def navigation(number: int, total: int) -> Navigation:
+    """First/previous/next/last for page ``number`` of ``total`` (``N.html``)."""
+    return Navigation(
+        "1.html" if number > 1 else None,
+        f"{number - 1}.html" if number > 1 else None,
+        f"{number + 1}.html" if number < total else None,
+        f"{total}.html" if number < total else None,
+        f"{number} / {total}",
+    )
+
+
+def with_site_keys(report: dict[str, Any], entry: GameEntry, record_name: str,
+                   turns: int) -> dict[str, Any]:
+    """The documented ``game.json``: the ``pgm check --json`` object of the record with
+    its path relative to the event, plus what the site knows about the game."""
+    data = dict(report, path=entry.relative)
+    data.update(format="pgm-game/1", title=entry.label, slug=entry.slug, round=entry.round,
+                division=entry.division, table=entry.table, live=entry.live,
+                updated=entry.updated, record=record_name, turns=turns)
+    return data
