@@ -46,7 +46,8 @@ def find_records(root: Path, exclude: list[Path]) -> tuple[list[Path], list[str]
             path = here / name
             if path.suffix.lower() not in RECORD_EXTENSIONS or name.startswith("."):
                 continue
-            if not path.resolve().is_relative_to(real_root):
+            # Folders are not followed into, so only a file link can lead outside.
+            if path.is_symlink() and not path.resolve().is_relative_to(real_root):
                 problems.append(f"{path}: links outside the event folder; skipped")
                 continue
             found.append(path)
@@ -66,15 +67,18 @@ def slugify(text: str) -> str:
 
 def assign_slugs(root: Path, paths: list[Path]) -> list[Source]:
     taken: set[str] = set()
+    folders: set[str] = set()
+    """Every folder a slug lives in: a game may not take a folder's name."""
     sources = []
     for path in sorted(paths, key=lambda p: p.relative_to(root).as_posix()):
         relative = path.relative_to(root)
         parts = [slugify(part) for part in relative.parent.parts] + [slugify(relative.stem)]
         base = "/".join(parts)
         slug, n = base, 2
-        while slug in taken or any(t.startswith(slug + "/") for t in taken):
+        while slug in taken or slug in folders:
             slug, n = f"{base}-{n}", n + 1
         taken.add(slug)
+        folders.update("/".join(slug.split("/")[:i]) for i in range(1, slug.count("/") + 1))
         sources.append(Source(path, relative.as_posix(), slug))
     return sources
 

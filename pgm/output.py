@@ -28,10 +28,14 @@ def check_output(out: Path, event: Path, records: list[Path]) -> None:
     if out_real == event_real or out_real in event_real.parents:
         raise OutputError(f"the output folder {out} contains the event folder {event}; "
                           "choose a folder of its own, e.g. the default EVENT/_site")
-    for record in records:
-        if out_real in record.resolve().parents:
-            raise OutputError(f"the output folder {out} contains the record {record}; "
-                              "choose another folder")
+    if out_real.is_relative_to(event_real):
+        # Records are found without following links, so their plain absolute paths say
+        # whether one lies inside the output folder.
+        inside = os.path.join(os.path.abspath(out), "")
+        for record in records:
+            if os.path.abspath(record).startswith(inside):
+                raise OutputError(f"the output folder {out} contains the record {record}; "
+                                  "choose another folder")
     if out.exists() and not out.is_dir():
         raise OutputError(f"the output path {out} exists and is not a folder")
     if out.is_dir():

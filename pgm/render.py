@@ -8,6 +8,7 @@ through ``pgm.markdown``.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import jinja2
@@ -17,6 +18,20 @@ from pgm.resources import builtin_dir
 
 
 def make_environment(theme_dir: Path | None = None) -> jinja2.Environment:
+    """The environment for a theme folder; kept, so that watch mode and workers compile
+    each template once."""
+    return _environment(theme_dir, _mtimes(theme_dir))
+
+
+def _mtimes(theme_dir: Path | None) -> tuple[float, ...]:
+    """A theme being edited gets a fresh environment (Jinja also checks file times)."""
+    if theme_dir is None or not theme_dir.is_dir():
+        return ()
+    return tuple(p.stat().st_mtime for p in sorted(theme_dir.rglob("*.html")))
+
+
+@functools.lru_cache(maxsize=8)
+def _environment(theme_dir: Path | None, _stamp: tuple[float, ...]) -> jinja2.Environment:
     builtin = jinja2.FileSystemLoader(builtin_dir("templates"))
     loaders: list[jinja2.BaseLoader] = []
     if theme_dir is not None:

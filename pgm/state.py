@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,7 @@ class BuildState:
             "games": {slug: {"fingerprint": g.fingerprint, "files": g.files, "clean": g.clean,
                              "entry": _entry_json(g.entry)}
                       for slug, g in sorted(self.games.items())},
-        }, ensure_ascii=False, indent=0)
+        }, ensure_ascii=False, separators=(",", ":"))
 
 
 def load_state(out: Path) -> BuildState | None:
@@ -64,7 +64,7 @@ def load_state(out: Path) -> BuildState | None:
 
 
 def _entry_json(entry: GameEntry) -> dict[str, Any]:
-    data = asdict(entry)
+    data = {f.name: getattr(entry, f.name) for f in fields(entry)}
     data["diagnostics"] = [{"path": d.path, "line": d.line, "severity": d.severity.value,
                             "message": d.message, "column": d.column}
                            for d in entry.diagnostics]
