@@ -24,9 +24,13 @@ def _renderer(allow_html: bool) -> MarkdownIt:
 
 
 def render_markdown(text: str, allow_html: bool = False) -> Markup:
-    # Bidi overrides in untrusted text could reorder what a spectator reads.
-    cleaned = text.translate(_BIDI_CONTROLS)
+    cleaned = strip_bidi_controls(text)
     return Markup(_renderer(allow_html).render(cleaned))  # noqa: S704 - rendered safely above
+
+
+def strip_bidi_controls(text: str) -> str:
+    """Bidi overrides in untrusted text could reorder what a spectator reads."""
+    return text.translate(_BIDI_CONTROLS)
 
 
 _BIDI_CONTROLS = {c: None for c in (0x202A, 0x202B, 0x202C, 0x202D, 0x202E,

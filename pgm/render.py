@@ -12,9 +12,19 @@ import functools
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from pgm import __version__
+from pgm.markdown import strip_bidi_controls
 from pgm.resources import builtin_dir
+
+
+def _without_bidi_controls(value: object) -> object:
+    """Untrusted names and titles could carry bidi overrides that reorder what a spectator
+    reads around them; every value a template prints loses them."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return strip_bidi_controls(value)
+    return value
 
 
 def make_environment(theme_dir: Path | None = None) -> jinja2.Environment:
@@ -40,6 +50,7 @@ def _environment(theme_dir: Path | None, _stamp: tuple[float, ...]) -> jinja2.En
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader(loaders),
         autoescape=True,
+        finalize=_without_bidi_controls,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

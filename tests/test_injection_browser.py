@@ -28,7 +28,7 @@ def hostile_gcg() -> bytes:
     lines = [
         "#character-encoding UTF-8",
         f"#player1 evil {NAME} {PAYLOADS[1]}",
-        f"#player2 other {PAYLOADS[2]}",
+        f"#player2 other {PAYLOADS[2]} {PAYLOADS[5]}",
         f"#title {PAYLOADS[3]}",
         f"#description [click me](javascript:{ALERT}) ![x](data:text/html,<script>x</script>)"
         f" {PAYLOADS[4]}",
@@ -77,8 +77,8 @@ def test_hostile_text_runs_nowhere(tmp_path) -> None:
         page.goto(url + "index.html")
         assert PAYLOADS[0] in page.locator("h1").inner_text()
     assert problems == []
-    text = (out / "index.html").read_text(encoding="utf-8")
-    assert "\u202e" not in text or "&#" in text  # bidi overrides do not reorder the index
+    for page in pages:  # bidi overrides cannot reorder what spectators read
+        assert "\u202e" not in page.read_text(encoding="utf-8"), page
     game = next(out.rglob("1.html")).read_text(encoding="utf-8")
     assert "&lt;script&gt;" in game and "<script>alert" not in game
 
