@@ -42,16 +42,17 @@ def hostile_gcg() -> bytes:
 
 def hostile_gn() -> bytes:
     return (f'[Event "{PAYLOADS[0]}"]\n[Black "{PAYLOADS[1]}"]\n[White "{PAYLOADS[2]}"]\n'
-            f'[Result "*"]\n# {PAYLOADS[4]}\n( {PAYLOADS[3]} )\n').encode("utf-8")
+            f'[Result "*"]\n# {PAYLOADS[4]}\n( {PAYLOADS[3]} )\n').encode()
 
 
 def test_hostile_text_runs_nowhere(tmp_path) -> None:
     folder = f"round {PAYLOADS[5]} <b>x</b>"
+    description = "[x](javascript:" + ALERT + ") " + PAYLOADS[1]
     event = make_event(tmp_path / "ev", {
         f"{folder}/{PAYLOADS[2].replace('/', '')}.gcg": hostile_gcg(),
         "gungi.gn": hostile_gn(),
         "event.yaml": (f"title: {json.dumps(PAYLOADS[0])}\n"
-                       f"description: {json.dumps('[x](javascript:' + ALERT + ') ' + PAYLOADS[1])}\n"
+                       f"description: {json.dumps(description)}\n"
                        "games:\n  '*.gcg': {live: true}\n"),
     })
     out = tmp_path / "site"
