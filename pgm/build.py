@@ -75,7 +75,6 @@ class BuildResult:
     seconds: float = 0.0
     diagnostics: list[Diagnostic] = field(default_factory=list)
     broken_games: list[str] = field(default_factory=list)
-    kept_games: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -108,6 +107,9 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     if not event.is_dir():
         raise BuildError(f"{event} is not a folder")
     out = options.out or event / "_site"
+    if options.base_url and not options.base_url.startswith(("http://", "https://")):
+        raise BuildError(f"--base-url must be an absolute address such as "
+                         f"https://example.org/event/, not {options.base_url!r}")
     # Only a folder pgm made is skipped as output; any other is searched, so that an
     # output folder holding records is noticed and refused.
     records, skipped = find_records(event, exclude=[out] if (out / MARKER).is_file() else [])

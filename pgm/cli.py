@@ -22,20 +22,22 @@ from pgm.live import watch as watch_site
 @click.group()
 @click.version_option(__version__, prog_name="pgm")
 def main() -> None:
-    """Turn game records (.gcg crossword games, .gn Gungi) into a static web site."""
+    """Turn game records into a static web site: crossword games and Upwords (.gcg),
+    Gungi (.gn), crossword positions (.cgp); Upwords boards (.ubf) can be checked."""
 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array, one object per file.")
 def check(files: tuple[Path, ...], as_json: bool) -> None:
-    """Replay each record and report problems as PATH:LINE: SEVERITY: MESSAGE.
+    """Replay each record (or every record below a folder) and report problems as
+    PATH:LINE: SEVERITY: MESSAGE.
 
     Exit status 1 if any file has an error.
     """
     reports = []
     failed = False
-    for path in files:
+    for path in _expand(files):
         report, diagnostics = check_file(path)
         reports.append(report)
         failed |= any(d.severity is Severity.ERROR for d in diagnostics)
@@ -46,6 +48,16 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
         json.dump(reports, sys.stdout, ensure_ascii=False, indent=1)
         click.echo()
     sys.exit(1 if failed else 0)
+
+
+def _expand(paths: tuple[Path, ...]) -> list[Path]:
+    """Folders stand for every record below them, found as ``pgm build`` finds them."""
+    from pgm.discover import find_records
+
+    expanded: list[Path] = []
+    for path in paths:
+        expanded += find_records(path, [])[0] if path.is_dir() else [path]
+    return expanded
 
 
 @main.command()
@@ -66,9 +78,8 @@ def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
     Only changed games are rendered again; an unchanged event writes nothing.
     """
     show_bar = not quiet and sys.stderr.isatty()
-    options = BuildOptions(event_dir, out, strict, base_url)
-    if jobs is not None:
-        options = BuildOptions(event_dir, out, strict, base_url, jobs=jobs)
+    options = BuildOptions(event_dir, out, strict, base_url,
+                           **({"jobs": jobs} if jobs is not None else {}))
     try:
         result = build_site(options,
                             progress=_progress_bar if show_bar else None)
@@ -84,11 +95,11 @@ def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
 
 
 def _summary(result: BuildResult) -> str:
-    lines = [f"Built {result.games} game{'s' if result.games != 1 else ''}, "
+    lines = [f"Built {result.games} record{'s' if result.games != 1 else ''}, "
              f"{result.pages} pages in {result.seconds:.2f} s: {result.errors} error(s), "
              f"{result.warnings} warning(s). Open {result.out / 'index.html'}"]
     if result.broken_games:
-        lines.append("Games with errors (rendered up to the problem): " +
+        lines.append("Records with errors (rendered up to the problem): " +
                      ", ".join(result.broken_games))
     return "\n".join(lines)
 

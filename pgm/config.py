@@ -119,7 +119,7 @@ def load_configs(root: Path, folders: list[Path], overrides: dict[str, Any] | No
             continue
         sink = DiagnosticSink(str(path))
         entries = _read_yaml(path, sink)
-        overlay, event_part = _split_entries(entries, folder == root, sink)
+        overlay, event_part = _split_entries(entries, folder == root, sink, folder)
         overlays.append(Overlay(folder, overlay[0], overlay[1]))
         if folder == root:
             event_values = event_part
@@ -173,9 +173,37 @@ def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:
         return None
 
 
-def _split_entries(entries: list[tuple[str, Any, int]], is_root: bool, sink: DiagnosticSink
-                   ) -> tuple[tuple[dict[str, Any], tuple[tuple[str, dict[str, Any]], ...]],
-                              dict[str, Any]]:
+def _check_event_value(event: dict[str, Any], key: str, line: int, sink: DiagnosticSink,
+                       folder: Path) -> None:
+    """Values that must name something real: checked here, where the line is known."""
+    value = event.get(key)
+    if value is None:
+        return
+    if key == "base_url" and not str(value).startswith(("http://", "https://")):
+        sink.error(line, f"key 'base_url' must be an absolute address such as "
+                         f"https://example.org/event/, not {value!r}")
+        del event[key]
+    elif key in ("css", "theme_dir"):
+        names = value if isinstance(value, list) else [value]
+        for name in names:
+            path = (folder / name).resolve()
+            wanted = path.is_dir() if key == "theme_dir" else path.is_file()
+            if not path.is_relative_to(folder.resolve()):
+                sink.error(line, f"key '{key}': {name} is outside the event folder")
+            elif not wanted:
+                kind = "folder" if key == "theme_dir" else "file"
+                sink.error(line, f"key '{key}': {kind} {name} does not exist")
+            else:
+                continue
+            del event[key]
+            return
+
+
+Globs = tuple[tuple[str, dict[str, Any]], ...]
+
+
+def _split_entries(entries: list[tuple[str, Any, int]], is_root: bool, sink: DiagnosticSink,
+                   folder: Path) -> tuple[tuple[dict[str, Any], Globs], dict[str, Any]]:
     game: dict[str, Any] = {}
     event: dict[str, Any] = {}
     globs: tuple[tuple[str, dict[str, Any]], ...] = ()
@@ -189,6 +217,7 @@ def _split_entries(entries: list[tuple[str, Any, int]], is_root: bool, sink: Dia
                 del game[key]
         elif key in _EVENT_KEYS and is_root:
             _typed(event, key, value, _EVENT_KEYS[key], line, sink)
+            _check_event_value(event, key, line, sink, folder)
             if key == "theme" and event.get(key) not in (None, *THEMES):
                 sink.error(line, f"key 'theme' must be one of {', '.join(THEMES)} "
                                  "(use theme_dir for your own templates)")

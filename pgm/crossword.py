@@ -43,6 +43,7 @@ class _Replay:
 
     def __post_init__(self) -> None:
         self.start_position = self.start()
+        """Kept for a withdrawal of the very first play, which returns to it."""
 
     @property
     def players(self) -> int:
@@ -59,7 +60,7 @@ class _Replay:
         return Position(("",) * (size * size), (0,) * n, 0, 0, bag, tuple(sizes))
 
     def run(self) -> tuple[Position, int | None]:
-        position = start = self.start()
+        position = start = self.start_position
         self._check_stated_racks(self.record.initial_racks, start)
         for number, event in enumerate(self.record.events, start=1):
             try:

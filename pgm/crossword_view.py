@@ -219,6 +219,7 @@ def describe(turn: Turn, game: CrosswordGame) -> str:
         if len(turn.placed) == 7:
             text += " (bingo)"
         if turn.withdrawn:
+            # Played phonies must look different, or viewers learn them as words.
             text += ": a phoney, challenged off on the next turn"
         return text
     if kind is EventKind.PASS:
@@ -252,8 +253,9 @@ class PlayerLine:
     nick: str
     score: int
     spread: int
-    rack: str
-    """Known rack (may be partial), ``""`` when unknown."""
+    rack: str | None
+    """Known rack (may be partial); ``""`` when empty (the player went out), None when the
+    record does not tell."""
     to_move: bool
 
 
@@ -280,7 +282,8 @@ def player_lines(game: CrosswordGame, position: Position) -> tuple[PlayerLine, .
         rack = racks[seat]
         lines.append(PlayerLine(player.name, player.nick, position.scores[seat],
                                 position.scores[seat] - best_other[seat],
-                                "".join(rack) if rack else "", position.to_move == seat))
+                                None if rack is None else "".join(rack),
+                                position.to_move == seat))
     return tuple(lines)
 
 

@@ -113,10 +113,11 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
     scores: tuple[int, ...] | None = fields["scores"]
     live = settings.live if settings.live is not None else fields["live"]
     label = settings.title or record_title or " vs ".join(players) or source.relative
+    score_line = " – ".join(f"{p} {s}" for p, s in zip(players, scores or (), strict=False))
     if scores and not live:
-        status = " – ".join(f"{p} {s}" for p, s in zip(players, scores, strict=False))
+        status = f"{score_line}, {_winner(players, scores)}"
     elif scores:
-        status = "in progress: " + "–".join(str(s) for s in scores)
+        status = f"in progress: {score_line}"
     else:
         status = fields.get("status") or ("in progress" if live else "finished")
     return GameEntry(
@@ -129,6 +130,12 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
         table=settings.table or guess_table(source.relative),
         updated=_modified(source),
         diagnostics=diagnostics)
+
+
+def _winner(players: tuple[str, ...], scores: tuple[int, ...]) -> str:
+    best = max(scores)
+    leaders = [p for p, s in zip(players, scores, strict=False) if s == best]
+    return f"{leaders[0]} won" if len(leaders) == 1 else "tie"
 
 
 def _modified(source: Source) -> str:

@@ -490,6 +490,8 @@ def _ordered_players(reader: _Reader, sink: DiagnosticSink) -> tuple[Player, ...
             sink.warning(event.line, f"no #player pragma names {event.nick!r}; "
                                      "taking the player from the event")
             players.append(Player(event.nick, event.nick.replace("_", " "), event.line))
+    if not players:
+        sink.warning(1, "no #player1/#player2 lines and no events: the record is empty so far")
     _check_duplicates(players, sink)
     return tuple(players)
 

@@ -159,8 +159,8 @@ def _self_check(mover: Colour, turn_start: Position, after: Position) -> str:
     if set(turn_start.find(Face.COMMANDER, mover)) != set(after.find(Face.COMMANDER, mover)):
         return f"{mover.title}'s Commander moves into check"
     return (
-        f"{mover.title} left own Commander attacked (RULES.md is silent on exposing one's own "
-        "Commander; chess practice forbids it)"
+        f"{mover.title} left own Commander attacked (the written rules allow it; as in chess, "
+        "players treat it as illegal)"
     )
 
 

@@ -151,10 +151,3 @@ def touches_tiles(cells: Cells, size: int, placed: tuple[PlacedTile, ...]) -> bo
             if 0 <= r < size and 0 <= c < size and (r, c) not in new and cells[r * size + c]:
                 return True
     return False
-
-
-def remove_tiles(cells: Cells, size: int, tiles: tuple[PlacedTile, ...]) -> Cells:
-    board = list(cells)
-    for tile in tiles:
-        board[tile.row * size + tile.col] = ""
-    return tuple(board)

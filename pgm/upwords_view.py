@@ -190,12 +190,3 @@ def score_sheet(game: UpwordsGame, diagnostics_by_line: dict[int, list[Diagnosti
             turn.position.scores[turn.player], event.kind.value, bool(event.notes),
             bool(diagnostics_by_line.get(event.line)), describe(turn, game)))
     return tuple(rows)
-
-
-def heights_legend(board: UpwordsBoard) -> tuple[tuple[int, int], ...]:
-    """How many stacks of each height the board holds: (height, count), tallest first."""
-    counts: dict[int, int] = {}
-    for stack in board.squares:
-        if stack:
-            counts[stack.height] = counts.get(stack.height, 0) + 1
-    return tuple(sorted(counts.items(), reverse=True))

@@ -50,7 +50,6 @@ class GameOutcome:
     state: GameState
     kept: bool
     """The last good pages were kept (the record does not replay cleanly right now)."""
-    pages: int
     files_written: int
 
 
@@ -98,14 +97,14 @@ def run_task(task: GameTask) -> GameOutcome:
         kept = GameState(previous.fingerprint, replace(previous.entry,
                                                        diagnostics=entry.diagnostics),
                          previous.files, True)
-        return GameOutcome(kept, True, _pages(previous.files), 0)
+        return GameOutcome(kept, True, 0)
     files = render_game_files(worker.env, worker.configs, game)
     written = _write(task, files)
     names = [path for path, _ in files]
     if task.in_place and previous is not None:
         remove_stale(task.target, previous.files, set(names))
     state = GameState(task.fingerprint, entry, names, not entry.errors)
-    return GameOutcome(state, False, _pages(names), written)
+    return GameOutcome(state, False, written)
 
 
 def _write(task: GameTask, files: list[tuple[str, str | bytes]]) -> int:
@@ -117,10 +116,6 @@ def _write(task: GameTask, files: list[tuple[str, str | bytes]]) -> int:
     # at a page that is not there yet.
     ordered = sorted(files, key=lambda f: (f[0].endswith(("game.json", "index.html")), f[0]))
     return sum(atomic_write(task.target / path, content) for path, content in ordered)
-
-
-def _pages(names: list[str]) -> int:
-    return sum(1 for name in names if name.endswith(".html"))
 
 
 def remove_stale(out: Path, old_files: list[str], keep: set[str]) -> None:

@@ -33,8 +33,8 @@ def test_sample_event_index_lists_every_game_by_round(sample_site) -> None:
     text = text_of(html)
     assert "Round 1" in text and "Round 3" in text and "Exhibition" in text
     assert "HastyBot vs RightBehindYou (annotated)" in text
-    assert "in progress: 336–298" in text
-    assert "Noah 471 – Peter Armstrong 407" in text
+    assert "in progress: Player 1 336 – Player 2 298" in text
+    assert "Noah 471 – Peter Armstrong 407, Noah won" in text
 
 
 def test_every_record_is_embedded_byte_identical(sample_site) -> None:
@@ -209,7 +209,7 @@ def test_one_broken_game_among_good_ones(tmp_path) -> None:
     result = run_build(str(event), "-o", str(tmp_path / "o"))
     assert result.exit_code == 1
     assert "broken.gcg:4: error: cannot place 8G QI" in result.output
-    assert "Games with errors (rendered up to the problem): broken.gcg" in result.output
+    assert "Records with errors (rendered up to the problem): broken.gcg" in result.output
     assert (tmp_path / "o/good/index.html").is_file()
     assert (tmp_path / "o/broken/1.html").is_file() and not (tmp_path / "o/broken/2.html").exists()
     assert "G8 already holds" in (tmp_path / "o/broken/1.html").read_text()

@@ -201,3 +201,9 @@ def test_note_before_first_event_belongs_to_the_game() -> None:
     record = parse("#player1 a a\n#player2 b b\n#note Round 6\n>a: ABC 8H CAB +14 14\n")
     assert record.game_notes[0].text == "Round 6"
     assert record.events[0].notes == ()
+
+
+def test_an_empty_record_says_so() -> None:
+    record = parse_gcg(b"", "board-1.gcg")
+    assert messages(record) == [
+        "1: warning: no #player1/#player2 lines and no events: the record is empty so far"]

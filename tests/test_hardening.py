@@ -129,12 +129,16 @@ BAD_CONFIGS = {
     "theme: neon\n": "1: error: key 'theme' must be one of default, classic",
     "live_poll_seconds: -2\n": "1: error: key 'live_poll_seconds' must be a positive whole",
     "orientation: sideways\n": "1: error: key 'orientation' must be one of",
+    "base_url: example.org/club\n": "1: error: key 'base_url' must be an absolute address",
+    "title: x\ncss: [club.css, missing.css]\n": "2: error: key 'css': file missing.css does "
+                                                 "not exist",
+    "css: ../outside.css\n": "1: error: key 'css': ../outside.css is outside the event folder",
 }
 
 
 @pytest.mark.parametrize("text,expected", BAD_CONFIGS.items(), ids=list(BAD_CONFIGS))
 def test_bad_configuration_gives_one_clear_message(tmp_path, text: str, expected: str) -> None:
-    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": text})
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": text, "club.css": "b{}"})
     result = run_build(str(event), "-o", str(tmp_path / "o"))
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"{event / 'event.yaml'}:{expected}" in result.output

@@ -162,7 +162,7 @@ def test_overview_index_and_game_json(site, game: UpwordsGame) -> None:
     assert text_of(overview).count("S(H)O(RT)") == 1
     index = text_of((site / "index.html").read_text(encoding="utf-8"))
     assert "Upwords" in index and "Club night, board 2: Mara vs Tobi" in index
-    assert "in progress: 89–66" in index
+    assert "in progress: Mara Lindqvist 89 – Tobias Brandt 66" in index
     data = json.loads((site / SLUG / "game.json").read_text(encoding="utf-8"))
     assert data["game"] == "upwords" and data["turns"] == len(game.turns) == 19
     assert data["live"] is True and data["events"][14]["ubf"] == game.ubf(14)
