@@ -16,7 +16,7 @@ from markupsafe import Markup
 from pgm.board import Layout, column_name
 from pgm.crossword_model import CrosswordGame, Position, Turn, unseen_tiles, vowel_consonant_counts
 from pgm.diagnostics import Diagnostic
-from pgm.gcg import EventKind
+from pgm.gcg import Event, EventKind
 from pgm.scoring import square_name
 from pgm.tiles import BLANK, Distribution, is_blank
 
@@ -222,11 +222,19 @@ def describe(turn: Turn, game: CrosswordGame) -> str:
             # Played phonies must look different, or viewers learn them as words.
             text += ": a phoney, challenged off on the next turn"
         return text
+    exchanged = len(game.rules.codec.split(event.tiles, allow=BLANK + "_")) \
+        if kind is EventKind.EXCHANGE and event.tiles else 0
+    return describe_other_event(event, name, exchanged)
+
+
+def describe_other_event(event: Event, name: str, exchanged: int) -> str:
+    """Words for every event but a play, for crossword and Upwords pages alike;
+    ``exchanged`` counts the tiles an exchange names (the record may give a number)."""
+    kind = event.kind
     if kind is EventKind.PASS:
         return f"{name} passed"
     if kind is EventKind.EXCHANGE:
-        count = event.exchange_count if event.exchange_count is not None else \
-            len(game.rules.codec.split(event.tiles, allow=BLANK + "_")) if event.tiles else 0
+        count = event.exchange_count if event.exchange_count is not None else exchanged
         shown = f" ({event.tiles})" if event.tiles else ""
         return f"{name} exchanged {_plural(count, 'tile')}{shown}"
     if kind is EventKind.WITHDRAWAL:

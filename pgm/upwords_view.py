@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pgm.board import column_name, parse_coordinate
-from pgm.crossword_view import PlayerLine, SheetRow
+from pgm.crossword_view import PlayerLine, SheetRow, describe_other_event
 from pgm.diagnostics import Diagnostic
 from pgm.gcg import EventKind
 from pgm.scoring import square_name
@@ -128,24 +128,7 @@ def describe(turn: UpwordsTurn, game: UpwordsGame) -> str:
         placed = _plural(len(turn.stacked), "tile")
         return text + (f" ({placed}, {on_stacks} on top of other tiles)" if on_stacks
                        else f" ({placed})")
-    if kind is EventKind.PASS:
-        return f"{name} passed"
-    if kind is EventKind.EXCHANGE:
-        count = event.exchange_count if event.exchange_count is not None else len(event.tiles)
-        shown = f" ({event.tiles})" if event.tiles else ""
-        return f"{name} exchanged {_plural(count, 'tile')}{shown}"
-    if kind is EventKind.WITHDRAWAL:
-        return (f"{name}'s play was challenged off and withdrawn: "
-                f"{_plural(event.score, 'point')}")
-    if kind is EventKind.CHALLENGE_BONUS:
-        return f"{name}'s play stood a challenge: bonus of {_plural(event.score, 'point')}"
-    if kind is EventKind.END_RACK_POINTS:
-        return (f"{name} gets {_plural(event.score, 'point')} for the tiles left on the "
-                f"opponent's rack ({event.tiles})")
-    if kind is EventKind.END_RACK_PENALTY:
-        return (f"{name} loses {_plural(-event.score, 'point')} for the tiles left on the "
-                f"rack ({event.tiles})")
-    return f"{name} loses {_plural(-event.score, 'point')} for overtime"
+    return describe_other_event(event, name, len(event.tiles))
 
 
 # ---------------------------------------------------------------------------------------
