@@ -12,7 +12,7 @@ from typing import Any
 from pgm.crossword import replay
 from pgm.crossword_model import CrosswordGame
 from pgm.diagnostics import Diagnostic
-from pgm.gcg import parse_gcg
+from pgm.gcg import Event, parse_gcg
 from pgm.upwords import is_upwords
 
 
@@ -45,19 +45,26 @@ def game_report(game: CrosswordGame) -> dict[str, Any]:
 
 def _event(game: CrosswordGame, index: int) -> dict[str, Any]:
     turn = game.turns[index]
-    event = turn.event
+    return dict(event_fields(turn.event, turn.player, game.record.players[turn.player].nick,
+                             turn.computed_score, turn.position.scores, turn.words),
+                cgp=game.cgp(index))
+
+
+def event_fields(event: Event, seat: int, nick: str, computed: int | None,
+                 scores: tuple[int, ...], words: tuple[str, ...]) -> dict[str, Any]:
+    """The keys every replayed GCG event has in ``pgm check --json`` (crossword and
+    Upwords alike); each game kind adds its position format."""
     return {
         "line": event.line,
-        "seat": turn.player,
-        "player": game.record.players[turn.player].nick,
+        "seat": seat,
+        "player": nick,
         "kind": event.kind.value,
         "rack": event.rack or None,
         "position": event.position or None,
         "word": event.word or None,
         "stated_score": event.score,
-        "computed_score": turn.computed_score,
-        "cumulative": list(turn.position.scores),
-        "words_formed": list(turn.words),
+        "computed_score": computed,
+        "cumulative": list(scores),
+        "words_formed": list(words),
         "notes": [note.text for note in event.notes],
-        "cgp": game.cgp(index),
     }

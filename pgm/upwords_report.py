@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pgm.crossword_report import event_fields
 from pgm.diagnostics import Diagnostic
 from pgm.gcg import GcgRecord, parse_gcg
 from pgm.upwords import BOARD_NAME, UpwordsGame, replay
@@ -46,19 +47,6 @@ def game_report(game: UpwordsGame) -> dict[str, Any]:
 
 def _event(game: UpwordsGame, index: int) -> dict[str, Any]:
     turn = game.turns[index]
-    event = turn.event
-    return {
-        "line": event.line,
-        "seat": turn.player,
-        "player": game.record.players[turn.player].nick,
-        "kind": event.kind.value,
-        "rack": event.rack or None,
-        "position": event.position or None,
-        "word": event.word or None,
-        "stated_score": event.score,
-        "computed_score": None,
-        "cumulative": list(turn.position.scores),
-        "words_formed": list(turn.words),
-        "notes": [note.text for note in event.notes],
-        "ubf": game.ubf(index),
-    }
+    return dict(event_fields(turn.event, turn.player, game.record.players[turn.player].nick,
+                             None, turn.position.scores, turn.words),
+                ubf=game.ubf(index))
