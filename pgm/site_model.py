@@ -94,7 +94,9 @@ class PlayerEntry:
     won: int
     lost: int
     tied: int
-    spread: int
+    spread: int | None
+    """Sum of score differences over finished scored games; None when there are none
+    (Gungi games have no scores)."""
     games: tuple[PlayerGame, ...]
 
 
@@ -105,7 +107,7 @@ def player_index(games: list[GameEntry]) -> tuple[PlayerEntry, ...]:
             rows[name].append((game, seat))
     entries = []
     for number, name in enumerate(sorted(rows, key=str.casefold), start=1):
-        won = lost = tied = spread = 0
+        won = lost = tied = spread = scored = 0
         listed = []
         for game, seat in sorted(rows[name], key=lambda gs: (_natural(gs[0].round),
                                                              gs[0].relative)):
@@ -116,10 +118,12 @@ def player_index(games: list[GameEntry]) -> tuple[PlayerEntry, ...]:
             if outcome and game.scores:
                 others = [s for i, s in enumerate(game.scores) if i != seat]
                 spread += game.scores[seat] - max(others)
+                scored += 1
             opponents = " & ".join(p for i, p in enumerate(game.players) if i != seat)
             listed.append(PlayerGame(game.slug, game.round, opponents,
                                      _result_text(game, seat, outcome)))
-        entries.append(PlayerEntry(name, f"p{number}", won, lost, tied, spread, tuple(listed)))
+        entries.append(PlayerEntry(name, f"p{number}", won, lost, tied,
+                                   spread if scored else None, tuple(listed)))
     return tuple(entries)
 
 
