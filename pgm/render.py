@@ -9,10 +9,10 @@ through ``pgm.markdown``.
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 import jinja2
-from markupsafe import Markup
 
 from pgm import __version__
 from pgm.markdown import strip_bidi_controls
@@ -22,9 +22,12 @@ from pgm.resources import builtin_dir
 def _without_bidi_controls(value: object) -> object:
     """Untrusted names and titles could carry bidi overrides that reorder what a spectator
     reads around them; every value a template prints loses them."""
-    if isinstance(value, str) and not isinstance(value, Markup):
+    if type(value) is str and _BIDI.search(value):
         return strip_bidi_controls(value)
     return value
+
+
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
 def make_environment(theme_dir: Path | None = None) -> jinja2.Environment:
