@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import itertools
 import multiprocessing
 import os
 import signal
+from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -153,8 +155,16 @@ def run_tasks(tasks: list[GameTask], configs: ConfigSet, theme_dir: Path | None,
     tasks = [replace(task, parent=parent) for task in tasks]
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_process,
                              initargs=(configs, theme_dir)) as pool:
-        chunk = max(1, min(16, len(tasks) // (jobs * 8)))
-        for outcome in pool.map(run_task, tasks, chunksize=chunk):
+        # A bounded window of tasks in flight: submitting every game at once would hold
+        # all their futures and results in this process as the event grows.
+        window: deque[Future[GameOutcome]] = deque()
+        pending = iter(tasks)
+        for task in itertools.islice(pending, jobs * 8):
+            window.append(pool.submit(run_task, task))
+        while window:
+            outcome = window.popleft().result()
+            for task in itertools.islice(pending, 1):
+                window.append(pool.submit(run_task, task))
             yield outcome
             if tick:
                 tick(1)
