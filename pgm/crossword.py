@@ -30,6 +30,20 @@ from pgm.tiles import BLANK, UNKNOWN, TileError, rack_label
 MAX_SCORELESS_TURNS = 6
 
 
+def recorded_totals(sink: DiagnosticSink, event: Event, player: int,
+                    scores: tuple[int, ...]) -> tuple[int, ...]:
+    """The scores after ``event``: the recorded total, checked against the previous total
+    plus the event's score (a mismatch is a warning; the record's figure is kept). Shared
+    by every GCG-based replay."""
+    expected = scores[player] + event.score
+    if expected != event.cumulative:
+        sink.warning(event.line, f"cumulative score is {event.cumulative}, but "
+                                 f"{scores[player]} {event.score:+d} = {expected}")
+    updated = list(scores)
+    updated[player] = event.cumulative
+    return tuple(updated)
+
+
 class _StopReplay(Exception):
     pass
 
@@ -94,7 +108,7 @@ class _Replay:
         if event.kind.is_turn:
             self._check_turn_order(event, player, before)
         turn = handler(Turn(number, event, player, before, rack=rack), before)
-        scores = self._scores(event, player, before.scores)
+        scores = recorded_totals(self.sink, event, player, before.scores)
         position = replace(turn.position, scores=scores)
         return replace(turn, position=position)
 
@@ -128,15 +142,6 @@ class _Replay:
         last = self.turns[-1] if self.turns else None
         return (event.kind is EventKind.PASS and last is not None
                 and last.event.kind is EventKind.PLAY and last.player != player)
-
-    def _scores(self, event: Event, player: int, scores: tuple[int, ...]) -> tuple[int, ...]:
-        expected = scores[player] + event.score
-        if expected != event.cumulative:
-            self.sink.warning(event.line, f"cumulative score is {event.cumulative}, but "
-                                          f"{scores[player]} {event.score:+d} = {expected}")
-        updated = list(scores)
-        updated[player] = event.cumulative
-        return tuple(updated)
 
     def _rack(self, event: Event) -> tuple[str, ...] | None:
         if not event.rack or event.rack.upper() == "UNKNOWN":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
@@ -320,22 +321,25 @@ class SheetRow:
 
 def score_sheet(game: CrosswordGame, diagnostics_by_line: dict[int, list[Diagnostic]]
                 ) -> tuple[SheetRow, ...]:
-    rows = []
-    for turn in game.turns:
-        event = turn.event
-        exchanged = event.tiles or event.exchange_count
-        word = word_display(turn, game) if event.kind is EventKind.PLAY else {
-            EventKind.PASS: "pass", EventKind.EXCHANGE: f"exch. {exchanged}",
-            EventKind.WITHDRAWAL: "withdrawn", EventKind.CHALLENGE_BONUS: "challenge bonus",
-            EventKind.END_RACK_POINTS: f"({event.tiles})",
-            EventKind.END_RACK_PENALTY: f"({event.tiles})", EventKind.TIME_PENALTY: "time",
-        }.get(event.kind, "")
-        rows.append(SheetRow(
-            turn.number, game.record.players[turn.player].name, event.rack,
-            event.position.upper(), word, f"{event.score:+d}",
-            turn.position.scores[turn.player], event.kind.value, bool(event.notes),
-            bool(diagnostics_by_line.get(event.line)), describe(turn, game)))
-    return tuple(rows)
+    return tuple(sheet_row(turn, game.record.players[turn.player].name,
+                           word_display(turn, game), describe(turn, game), diagnostics_by_line)
+                 for turn in game.turns)
+
+
+def sheet_row(turn: Any, name: str, play_word: str, summary: str,
+              diagnostics_by_line: dict[int, list[Diagnostic]]) -> SheetRow:
+    """One score-sheet row of a GCG event (crossword or Upwords turn): ``play_word`` is
+    shown for plays, a short word for the other events."""
+    event = turn.event
+    word = play_word if event.kind is EventKind.PLAY else {
+        EventKind.PASS: "pass", EventKind.EXCHANGE: f"exch. {event.tiles or event.exchange_count}",
+        EventKind.WITHDRAWAL: "withdrawn", EventKind.CHALLENGE_BONUS: "challenge bonus",
+        EventKind.END_RACK_POINTS: f"({event.tiles})",
+        EventKind.END_RACK_PENALTY: f"({event.tiles})", EventKind.TIME_PENALTY: "time",
+    }.get(event.kind, "")
+    return SheetRow(turn.number, name, event.rack, event.position.upper(), word,
+                    f"{event.score:+d}", turn.position.scores[turn.player], event.kind.value,
+                    bool(event.notes), bool(diagnostics_by_line.get(event.line)), summary)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pgm.board import Placement, parse_coordinate
+from pgm.crossword import recorded_totals
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Severity
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import square_name
@@ -149,7 +150,7 @@ class _Replay:
             turn = self._withdrawal(turn, before)
         elif event.kind in (EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY):
             turn = replace(turn, position=replace(before, game_over=True, to_move=None))
-        scores = self._scores(event, player, before.scores)
+        scores = recorded_totals(self.sink, event, player, before.scores)
         return replace(turn, position=replace(turn.position, scores=scores))
 
     def _player(self, event: Event, before: UpwordsPosition) -> int:
@@ -172,15 +173,6 @@ class _Replay:
             expected = self.record.players[before.to_move].nick
             self.sink.warning(event.line, f"{event.nick} moves out of turn: "
                                           f"it was {expected}'s turn")
-
-    def _scores(self, event: Event, player: int, scores: tuple[int, ...]) -> tuple[int, ...]:
-        expected = scores[player] + event.score
-        if expected != event.cumulative:
-            self.sink.warning(event.line, f"cumulative score is {event.cumulative}, but "
-                                          f"{scores[player]} {event.score:+d} = {expected}")
-        updated = list(scores)
-        updated[player] = event.cumulative
-        return tuple(updated)
 
     # -- plays -------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pgm.board import column_name, parse_coordinate
-from pgm.crossword_view import PlayerLine, SheetRow, describe_other_event
+from pgm.crossword_view import PlayerLine, SheetRow, describe_other_event, sheet_row
 from pgm.diagnostics import Diagnostic
 from pgm.gcg import EventKind
 from pgm.scoring import square_name
@@ -157,19 +157,6 @@ def player_lines(game: UpwordsGame, index: int) -> tuple[PlayerLine, ...]:
 def score_sheet(game: UpwordsGame, diagnostics_by_line: dict[int, list[Diagnostic]]
                 ) -> tuple[SheetRow, ...]:
     """The rows of ``partials/sheet.html``, as crossword games have them."""
-    rows = []
-    for turn in game.turns:
-        event = turn.event
-        word = word_display(turn) if event.kind is EventKind.PLAY else {
-            EventKind.PASS: "pass",
-            EventKind.EXCHANGE: f"exch. {event.tiles or event.exchange_count}",
-            EventKind.WITHDRAWAL: "withdrawn", EventKind.CHALLENGE_BONUS: "challenge bonus",
-            EventKind.END_RACK_POINTS: f"({event.tiles})",
-            EventKind.END_RACK_PENALTY: f"({event.tiles})", EventKind.TIME_PENALTY: "time",
-        }.get(event.kind, "")
-        rows.append(SheetRow(
-            turn.number, game.record.players[turn.player].name, event.rack,
-            event.position.upper(), word, f"{event.score:+d}",
-            turn.position.scores[turn.player], event.kind.value, bool(event.notes),
-            bool(diagnostics_by_line.get(event.line)), describe(turn, game)))
-    return tuple(rows)
+    return tuple(sheet_row(turn, game.record.players[turn.player].name, word_display(turn),
+                           describe(turn, game), diagnostics_by_line)
+                 for turn in game.turns)
