@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pgm.board import LAYOUTS, Layout, get_layout
 from pgm.diagnostics import Diagnostic, DiagnosticSink
@@ -73,21 +74,24 @@ class CgpResult:
 
 
 def write_board(cells: tuple[str, ...], size: int) -> str:
-    rows = []
-    for r in range(size):
-        out, empty = [], 0
-        for label in cells[r * size:(r + 1) * size]:
-            if not label:
-                empty += 1
-                continue
-            if empty:
-                out.append(str(empty))
-                empty = 0
-            out.append(f"[{label}]" if len(label) > 1 else label)
+    return "/".join(_write_row(cells[r * size:(r + 1) * size]) for r in range(size))
+
+
+@lru_cache(maxsize=65_536)
+def _write_row(row: tuple[str, ...]) -> str:
+    """One board row in CGP; rows repeat from turn to turn, so each is written once."""
+    out, empty = [], 0
+    for label in row:
+        if not label:
+            empty += 1
+            continue
         if empty:
             out.append(str(empty))
-        rows.append("".join(out))
-    return "/".join(rows)
+            empty = 0
+        out.append(f"[{label}]" if len(label) > 1 else label)
+    if empty:
+        out.append(str(empty))
+    return "".join(out)
 
 
 def write_rack(rack: tuple[str, ...] | None) -> str:

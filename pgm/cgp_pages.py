@@ -22,7 +22,7 @@ from pgm.cgp_file import CgpEntry, CgpFile
 from pgm.cgp_report import file_report
 from pgm.cgp_view import details, rack_lines, summary, unseen
 from pgm.crossword_pages import board_renderer
-from pgm.crossword_view import Orientation, board_frame
+from pgm.crossword_view import Orientation
 from pgm.diagnostics import Diagnostic
 from pgm.page_parts import navigation, with_site_keys
 from pgm.site_model import GameEntry
@@ -82,7 +82,7 @@ def _position_context(env: jinja2.Environment, entry: GameEntry, item: CgpEntry,
     title = f"{heading}{': ' + item.caption if item.caption else ''} · {entry.label}"
     context = dict(base, title=title, heading=heading, number=number, total=total,
                    item=item, problems=list(item.diagnostics), current=number,
-                   nav=navigation(number, total), board=None, racks=(), details=(),
+                   nav=navigation(number, total), board_rows=None, racks=(), details=(),
                    unseen=None, cgp=item.text, board_caption="")
     position = item.position
     if position is None:
@@ -92,10 +92,10 @@ def _position_context(env: jinja2.Environment, entry: GameEntry, item: CgpEntry,
     caption = f"Position {number}" + (f": {item.caption}" if item.caption else "")
     if last and last.squares:
         caption += f"; the last move, {last.words}, is highlighted"
-    rows = board_renderer(env).rows(position.cells, position.layout, position.distribution,
-                                    highlighted, orientation)
+    board = board_renderer(env).board(position.cells, position.layout, position.distribution,
+                                      highlighted, orientation)
     context.update(
-        board=board_frame(position.layout, orientation), board_rows=rows, board_caption=caption,
+        board, board_caption=caption,
         racks=rack_lines(position), details=details(position),
         unseen=unseen(position), cgp=write_cgp(position))
     return context

@@ -229,14 +229,17 @@ class _Replay:
 
     def _check_supply(self, line: int, cells: Cells, rack: tuple[str, ...] | None) -> None:
         """More of a tile on the board and rack than the bag ever held is a recording error."""
-        on_board = Counter(rack_label(c) for c in cells if c)
-        held = on_board + Counter(t for t in (rack or ()) if t != UNKNOWN)
-        bag = self.rules.distribution.full_bag()
+        held: Counter[str] = Counter()
+        for label, count in Counter(filter(None, cells)).items():
+            held[rack_label(label)] += count
+        held.update(t for t in (rack or ()) if t != UNKNOWN)
+        tiles = self.rules.distribution.tiles
         for label, count in sorted(held.items()):
-            if count > bag[label]:
+            supply = tiles[label].count if label in tiles else 0
+            if count > supply:
                 self.sink.warning(line, f"{count} {label!r} tiles on the board and rack, "
                                         f"but the {self.rules.distribution.name} set has "
-                                        f"{bag[label]}")
+                                        f"{supply}")
 
     def _pass(self, turn: Turn, before: Position) -> Turn:
         return self._after_turn(turn, before, scoreless=True, last_move="-")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 from pgm.cgp import CgpPosition, Operation, write_cgp
 from pgm.crossword_rules import Rules
@@ -78,8 +79,19 @@ class CrosswordGame:
     def has_errors(self) -> bool:
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
+    @cached_property
+    def _cgp_texts(self) -> dict[int, str]:
+        return {}
+
     def cgp(self, index: int) -> str:
-        """CGP of the position after ``turns[index]`` (``-1``: before the first event)."""
+        """CGP of the position after ``turns[index]`` (``-1``: before the first event);
+        kept, because the turn page and ``game.json`` both show it."""
+        text = self._cgp_texts.get(index)
+        if text is None:
+            text = self._cgp_texts[index] = self._write_cgp(index)
+        return text
+
+    def _write_cgp(self, index: int) -> str:
         position = self.turns[index].position if index >= 0 else self.start
         seats = len(position.scores)
         first = position.to_move
@@ -111,7 +123,8 @@ def unseen_tiles(rules: Rules, position: Position) -> Counter[str]:
     the game is over (nobody to move) it is everything off the board.
     """
     unseen = rules.distribution.full_bag()
-    unseen.subtract(rack_label(c) for c in position.cells if c)
+    for label, count in Counter(filter(None, position.cells)).items():
+        unseen[rack_label(label)] -= count
     if position.to_move is not None and position.racks:
         own = position.racks[position.to_move] or ()
         unseen.subtract(t for t in own if t != UNKNOWN)

@@ -21,8 +21,6 @@ from pgm.crossword_view import (
     BoardRenderer,
     Orientation,
     SheetRow,
-    board_frame,
-    describe,
     player_lines,
     score_chart,
     score_sheet,
@@ -30,8 +28,9 @@ from pgm.crossword_view import (
 )
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
+from pgm.fragments import memo
 from pgm.markdown import render_markdown
-from pgm.page_parts import navigation, with_site_keys
+from pgm.page_parts import navigation_values, with_site_keys
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.gcg"
@@ -67,13 +66,16 @@ def render_crossword_game(env: jinja2.Environment, entry: GameEntry, game: Cross
     yield "index.html", _game_page(env, entry, game, base, orientation, allow_html, boards)
     turn_template = env.get_template("turn.html")
     turn_list = TurnList(env, sheet)
+    unseen_tile = memo(env, "partials/fragments.html", "unseen_tile")
     for index, turn in enumerate(game.turns):
         context = _turn_context(entry, game, index, base, orientation, allow_html, by_line)
-        context.update(board_rows=boards.rows(turn.position.cells, game.rules.layout,
-                                              game.rules.distribution,
-                                              frozenset((t.row, t.col) for t in turn.placed),
-                                              orientation),
-                       turn_list=turn_list.for_turn(turn.number))
+        context.update(boards.board(turn.position.cells, game.rules.layout,
+                                    game.rules.distribution,
+                                    frozenset((t.row, t.col) for t in turn.placed), orientation),
+                       turn_list=turn_list.for_turn(turn.number),
+                       unseen_tiles=Markup("".join([unseen_tile(label, count) for label, count
+                                                    in context["unseen"].tiles])),
+                       **navigation_values(env, turn.number, len(game.turns)))
         yield f"{turn.number}.html", turn_template.render(context)
     yield RECORD_NAME, record
     report = game_json(entry, game)
@@ -95,13 +97,13 @@ class TurnList:
     only the current one differs from page to page."""
 
     def __init__(self, env: jinja2.Environment, sheet: tuple[SheetRow, ...]) -> None:
-        self._item = env.get_template("partials/board_rows.html").module.turn_item  # type: ignore[attr-defined]
+        self._item = env.get_template("partials/fragments.html").module.turn_item  # type: ignore[attr-defined]
         self._sheet = sheet
-        self._items = [self._item(row, False) for row in sheet]
+        self._items = [str(self._item(row, False)) for row in sheet]
 
     def for_turn(self, number: int) -> Markup:
-        current = self._item(self._sheet[number - 1], True)
-        return Markup("").join(self._items[:number - 1] + [current] + self._items[number:])
+        current = str(self._item(self._sheet[number - 1], True))
+        return Markup("".join(self._items[:number - 1] + [current] + self._items[number:]))
 
 
 def _game_page(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,
@@ -109,14 +111,13 @@ def _game_page(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,
                boards: BoardRenderer) -> str:
     record = game.record
     description = render_markdown(record.description, allow_html) if record.description else ""
-    board = board_frame(game.rules.layout, orientation)
     problems = sorted(game.diagnostics, key=lambda d: d.line)
     return env.get_template("game.html").render(
         base, description=description, problems=problems, record_name=RECORD_NAME,
         game_notes=[render_markdown(n.text, allow_html) for n in record.game_notes],
-        turns=game.turns, board=board,
-        board_rows=boards.rows(game.final.cells, game.rules.layout, game.rules.distribution,
-                               frozenset(), orientation),
+        turns=game.turns,
+        **boards.board(game.final.cells, game.rules.layout, game.rules.distribution,
+                       frozenset(), orientation),
         board_caption="Board at the end of the record",
         chart=score_chart(game), current=None, rules_text=_rules_text(game))
 
@@ -135,7 +136,7 @@ def _turn_context(entry: GameEntry, game: CrosswordGame, index: int, base: dict[
     turn = game.turns[index]
     total = len(game.turns)
     position = turn.position
-    move_text = describe(turn, game)
+    move_text = base["sheet"][index].summary
     problems = list(by_line.get(turn.event.line, []))
     if index == total - 1 and game.stopped_at is not None:
         problems += by_line.get(game.stopped_at, [])
@@ -144,14 +145,12 @@ def _turn_context(entry: GameEntry, game: CrosswordGame, index: int, base: dict[
              else f"Turn {turn.number}: {move_text} · {entry.label}")
     return dict(
         base, title=title, number=turn.number, total=total, move_text=move_text,
-        board=board_frame(game.rules.layout, orientation),
         board_caption=f"Board after turn {turn.number}: {move_text}",
         rack="".join(turn.rack) if turn.rack else turn.event.rack,
         words=turn.words, players=player_lines(game, position),
         game_over=position.game_over, unseen=unseen_view(game, position),
         notes=[NoteView(n.kind, render_markdown(n.text, allow_html)) for n in turn.event.notes],
         problems=problems, cgp=game.cgp(index), current=turn.number,
-        nav=navigation(turn.number, total),
     )
 
 

@@ -17,6 +17,7 @@ from markupsafe import Markup
 from pgm.board import Layout, column_name
 from pgm.crossword_model import CrosswordGame, Position, Turn, unseen_tiles, vowel_consonant_counts
 from pgm.diagnostics import Diagnostic
+from pgm.fragments import memo
 from pgm.gcg import Event, EventKind
 from pgm.scoring import square_name
 from pgm.tiles import BLANK, Distribution, is_blank
@@ -34,13 +35,6 @@ class Square:
     t (tile), b (blank), n (just played)."""
     label: str
     """Accessible name: coordinate, content and premium."""
-
-
-@dataclass(frozen=True)
-class BoardView:
-    column_headers: tuple[str, ...]
-    rows: tuple[tuple[str, tuple[Square, ...]], ...]
-    """(row header, squares) in display order."""
 
 
 @dataclass(frozen=True)
@@ -65,29 +59,6 @@ class Orientation:
         """A square's coordinate as the record writes it: transposing the board turns
         "column G, row 8" into "row G, column 8", so the name is the same either way."""
         return square_name(row, col)
-
-
-def board_view(cells: tuple[str, ...], layout: Layout, dist: Distribution,
-               new: frozenset[tuple[int, int]], orientation: Orientation) -> BoardView:
-    size = layout.size
-    empty = _empty_squares(layout, orientation)
-    rows = []
-    for r in range(size):
-        squares = []
-        for c in range(size):
-            br, bc = orientation.cell(r, c)
-            label = cells[br * size + bc]
-            squares.append(_tile_square(label, layout, dist, br, bc, (br, bc) in new,
-                                        orientation) if label else empty[r][c])
-        rows.append((orientation.row_header(r), tuple(squares)))
-    return BoardView(tuple(orientation.column_header(c) for c in range(size)), tuple(rows))
-
-
-@cache
-def board_frame(layout: Layout, orientation: Orientation) -> BoardView:
-    """The headers of a board, for templates whose rows come from ``BoardRenderer``."""
-    size = layout.size
-    return BoardView(tuple(orientation.column_header(c) for c in range(size)), ())
 
 
 @cache
@@ -127,17 +98,30 @@ def _tile_square(label: str, layout: Layout, dist: Distribution, row: int, col: 
 
 
 class BoardRenderer:
-    """Renders board rows through the template's ``row`` macro, once per distinct row:
-    consecutive turns of a game share all but a few rows, and empty rows are shared by
-    every game."""
+    """Board rows from the template's ``square`` and ``row`` macros, each rendered once
+    per distinct input: consecutive turns of a game share all but a few rows, a new row
+    shares all but a few squares, and empty squares are shared by every game."""
 
     def __init__(self, env: jinja2.Environment, limit: int = 50_000) -> None:
-        self._row = env.get_template("partials/board_rows.html").module.row  # type: ignore[attr-defined]
-        self._cache: dict[tuple[object, ...], Markup] = {}
+        module = env.get_template("partials/fragments.html").module
+        self._square_macro = module.square  # type: ignore[attr-defined]
+        self._row_macro = module.row  # type: ignore[attr-defined]
+        self._head = memo(env, "partials/fragments.html", "board_head")
+        self._rows: dict[tuple[object, ...], Markup] = {}
+        self._squares: dict[tuple[object, ...], str] = {}
         self._limit = limit
 
-    def rows(self, cells: tuple[str, ...], layout: Layout, dist: Distribution,
-             new: frozenset[tuple[int, int]], orientation: Orientation) -> list[Markup]:
+    def board(self, cells: tuple[str, ...], layout: Layout, dist: Distribution,
+              new: frozenset[tuple[int, int]], orientation: Orientation) -> dict[str, Any]:
+        """The values ``partials/board.html`` prints: ``new`` squares are highlighted."""
+        size = layout.size
+        headers = tuple(orientation.column_header(c) for c in range(size))
+        return {"board_size": size, "board_head": self._head(headers),
+                "board_rows": Markup("".join(self._rows_of(cells, layout, dist, new,
+                                                           orientation)))}
+
+    def _rows_of(self, cells: tuple[str, ...], layout: Layout, dist: Distribution,
+                 new: frozenset[tuple[int, int]], orientation: Orientation) -> list[Markup]:
         """The rows of a position, keyed by their raw contents so that a row seen before
         (on an earlier turn, or in another game) costs a dictionary lookup."""
         size = layout.size
@@ -146,27 +130,32 @@ class BoardRenderer:
             raw = cells[r::size] if orientation.lettered_rows else cells[r * size:(r + 1) * size]
             fresh = tuple(c for c in range(size) if orientation.cell(r, c) in new) if new else ()
             key = (layout.name, dist.name, orientation.lettered_rows, r, raw, fresh)
-            html = self._cache.get(key)
+            html = self._rows.get(key)
             if html is None:
-                if len(self._cache) >= self._limit:
-                    self._cache.clear()
-                squares = _row_squares(raw, r, layout, dist, fresh, orientation)
-                html = self._cache[key] = self._row(orientation.row_header(r), squares)
+                if len(self._rows) >= self._limit:
+                    self._rows.clear()
+                squares = Markup("".join(self._square(raw, r, c, layout, dist, fresh,
+                                                      orientation) for c in range(size)))
+                html = self._rows[key] = Markup(self._row_macro(orientation.row_header(r),
+                                                                squares))
             out.append(html)
         return out
 
-
-def _row_squares(raw: tuple[str, ...], r: int, layout: Layout, dist: Distribution,
-                 fresh: tuple[int, ...], orientation: Orientation) -> tuple[Square, ...]:
-    empty = _empty_squares(layout, orientation)[r]
-    squares = []
-    for c, label in enumerate(raw):
-        if label:
-            br, bc = orientation.cell(r, c)
-            squares.append(_tile_square(label, layout, dist, br, bc, c in fresh, orientation))
-        else:
-            squares.append(empty[c])
-    return tuple(squares)
+    def _square(self, raw: tuple[str, ...], r: int, c: int, layout: Layout, dist: Distribution,
+                fresh: tuple[int, ...], orientation: Orientation) -> str:
+        label, new = raw[c], c in fresh
+        key = (layout.name, dist.name, orientation.lettered_rows, r, c, label, new)
+        html = self._squares.get(key)
+        if html is None:
+            if len(self._squares) >= self._limit:
+                self._squares.clear()
+            if label:
+                br, bc = orientation.cell(r, c)
+                square = _tile_square(label, layout, dist, br, bc, new, orientation)
+            else:
+                square = _empty_squares(layout, orientation)[r][c]
+            html = self._squares[key] = str(self._square_macro(square))
+        return html
 
 
 # ---------------------------------------------------------------------------------------

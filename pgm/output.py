@@ -121,8 +121,17 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def write_file(path: Path, content: str | bytes) -> None:
     """Write one file of the staging tree, creating its folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, str):
-        path.write_text(content, encoding="utf-8")
-    else:
-        path.write_bytes(content)
+    write_files(path.parent, [(path.name, content)])
+
+
+def write_files(folder: Path, files: list[tuple[str, str | bytes]]) -> None:
+    """Write new files under ``folder`` of the staging tree, making each subfolder once:
+    a game's pages share one folder, and asking for it per page costs a system call."""
+    made: set[str] = set()
+    for name, content in files:
+        parent = name.rpartition("/")[0]
+        if parent not in made:
+            (folder / parent).mkdir(parents=True, exist_ok=True)
+            made.add(parent)
+        with open(folder / name, "wb") as handle:
+            handle.write(content.encode("utf-8") if isinstance(content, str) else content)

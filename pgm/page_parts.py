@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import jinja2
+from markupsafe import Markup
+
+from pgm.fragments import memo
 from pgm.site_model import GameEntry
 
 
@@ -28,6 +32,15 @@ def navigation(number: int, total: int) -> Navigation:
         f"{total}.html" if number < total else None,
         f"{number} / {total}",
     )
+
+
+def navigation_values(env: jinja2.Environment, number: int, total: int
+                      ) -> dict[str, Navigation | Markup]:
+    """``nav`` (for the page's head links) and ``nav_html``: ``partials/nav.html``, the
+    same for turn 12 of 27 of every game, so it is rendered once. The partial sees
+    ``nav`` only."""
+    nav = navigation(number, total)
+    return {"nav": nav, "nav_html": memo(env, "partials/nav.html")(nav=nav)}
 
 
 def with_site_keys(report: dict[str, Any], entry: GameEntry, record_name: str,

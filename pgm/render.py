@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import MutableMapping
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -43,6 +45,16 @@ def _mtimes(theme_dir: Path | None) -> tuple[float, ...]:
     return tuple(p.stat().st_mtime for p in sorted(theme_dir.rglob("*.html")))
 
 
+class _Environment(jinja2.Environment):
+    """Template globals as one plain dict instead of Jinja's ChainMap: every render
+    copies them into a new context, and copying a ChainMap goes key by key in Python,
+    which a turn page pays several times. pgm sets its globals before loading any
+    template, so nothing is lost by flattening them."""
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        return {**self.globals, **(d or {})}
+
+
 @functools.lru_cache(maxsize=8)
 def _environment(theme_dir: Path | None, _stamp: tuple[float, ...]) -> jinja2.Environment:
     builtin = jinja2.FileSystemLoader(builtin_dir("templates"))
@@ -50,7 +62,7 @@ def _environment(theme_dir: Path | None, _stamp: tuple[float, ...]) -> jinja2.En
     if theme_dir is not None:
         loaders.append(jinja2.FileSystemLoader(theme_dir))
     loaders += [builtin, jinja2.PrefixLoader({"!default": builtin}, delimiter="/")]
-    env = jinja2.Environment(
+    env = _Environment(
         loader=jinja2.ChoiceLoader(loaders),
         autoescape=True,
         finalize=_without_bidi_controls,

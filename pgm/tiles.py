@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 BLANK = "?"
@@ -142,7 +142,7 @@ class TileCodec:
     declared: tuple[str, ...] = ()
     """Upper-case forms of tiles declared with ``#tile``."""
 
-    @property
+    @cached_property
     def _greedy(self) -> list[str]:
         labels = set(self.declared)
         labels.update(t for t in self.distribution.multi_letter_labels
@@ -155,8 +155,10 @@ class TileCodec:
         if "|" in text:
             parts = [p for p in text.split("|") if p]
             return [self._check(self._unbracket(p), allow) for p in parts]
-        labels: list[str] = []
         greedy = self._greedy
+        if not greedy and "[" not in text:
+            return [self._check(char, allow) for char in text]
+        labels: list[str] = []
         i = 0
         while i < len(text):
             if text[i] == "[":

@@ -24,7 +24,7 @@ import jinja2
 from pgm.config import ConfigSet, GameSettings
 from pgm.discover import Source
 from pgm.games import load_game
-from pgm.output import write_file
+from pgm.output import write_files
 from pgm.render import make_environment
 from pgm.site_pages import render_game_files
 from pgm.state import GameState, atomic_write
@@ -111,8 +111,7 @@ def run_task(task: GameTask) -> GameOutcome:
 
 def _write(task: GameTask, files: list[tuple[str, str | bytes]]) -> int:
     if not task.in_place:
-        for path, content in files:
-            write_file(task.target / path, content)
+        write_files(task.target, files)
         return len(files)
     # Pages first, then game.json and the game's index, so that no link or poll points
     # at a page that is not there yet.

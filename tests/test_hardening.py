@@ -93,16 +93,17 @@ def test_disk_full_or_permission_error_names_the_path_and_keeps_the_site(
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     written = []
 
-    def failing_write(path, content) -> None:
-        written.append(path)
-        if len(written) > 5:
-            raise OSError(error, os.strerror(error), str(path))
-        real_write(path, content)
+    def failing_writes(folder, files) -> None:
+        for name, content in files:
+            written.append(folder / name)
+            if len(written) > 5:
+                raise OSError(error, os.strerror(error), str(folder / name))
+            real_writes(folder, [(name, content)])
 
     import pgm.workers
 
-    real_write = pgm.workers.write_file
-    monkeypatch.setattr(pgm.workers, "write_file", failing_write)
+    real_writes = pgm.workers.write_files
+    monkeypatch.setattr(pgm.workers, "write_files", failing_writes)
     (event / "event.yaml").write_text("title: x\n")  # a full rebuild
     result = run_build(str(event), "-o", str(out))
     assert result.exit_code == 1 and "Traceback" not in result.output

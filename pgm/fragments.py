@@ -1,0 +1,52 @@
+"""Template pieces whose output is kept per distinct input.
+
+Turn pages of one game differ by a few tiles, and many pieces repeat across every game
+(an empty square, the navigation of turn 12 of 27, an unseen tile). Rendering such a
+piece once through its template and reusing the markup keeps the templates the one
+place that decides how a page looks, while a page costs little more than joining strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+
+class Memo:
+    """A macro, or a partial template rendered with keyword values; a call with inputs
+    seen before is a dict lookup. The cache is cleared when it reaches ``limit``
+    entries, so a worker rendering a whole season keeps a bounded amount of markup."""
+
+    def __init__(self, render: Callable[..., str], limit: int = 50_000) -> None:
+        self._render = render
+        self._cache: dict[Hashable, Markup] = {}
+        self._limit = limit
+
+    def __call__(self, *args: Hashable, **values: Hashable) -> Markup:
+        key = (args, tuple(values.items())) if values else args
+        return self.keyed(key, *args, **values)
+
+    def keyed(self, key: Hashable, *args: Any, **values: Any) -> Markup:
+        """Cached under ``key``: for inputs that are costly to build and fully decided
+        by a cheaper key."""
+        html = self._cache.get(key)
+        if html is None:
+            if len(self._cache) >= self._limit:
+                self._cache.clear()
+            html = self._cache[key] = Markup(self._render(*args, **values))
+        return html
+
+
+def memo(env: jinja2.Environment, template: str, macro: str | None = None) -> Memo:
+    """The memo of a macro of ``template``, or of ``template`` itself, for this
+    environment (one per worker process and theme)."""
+    memos: dict[tuple[str, str | None], Memo] = env.__dict__.setdefault("pgm_memos", {})
+    found = memos.get((template, macro))
+    if found is None:
+        loaded = env.get_template(template)
+        render = getattr(loaded.module, macro) if macro else loaded.render
+        found = memos[(template, macro)] = Memo(render)
+    return found
