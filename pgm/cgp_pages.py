@@ -9,7 +9,6 @@ every position with its problems.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -24,7 +23,7 @@ from pgm.cgp_view import details, rack_lines, summary, unseen
 from pgm.crossword_pages import board_renderer
 from pgm.crossword_view import Orientation
 from pgm.diagnostics import Diagnostic
-from pgm.page_parts import navigation, with_site_keys
+from pgm.page_parts import game_json_text, navigation, with_site_keys
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.cgp"
@@ -70,7 +69,7 @@ def render_cgp_set(env: jinja2.Environment, entry: GameEntry, found: CgpFile, re
         yield f"{item.number}.html", template.render(
             _position_context(env, entry, item, len(found.entries), base, orientation))
     yield RECORD_NAME, record
-    yield "game.json", json.dumps(game_json(entry, found), ensure_ascii=False, indent=1)
+    yield "game.json", game_json_text(game_json(entry, found))
 
 
 def _position_context(env: jinja2.Environment, entry: GameEntry, item: CgpEntry, total: int,

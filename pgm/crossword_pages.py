@@ -6,7 +6,6 @@ the record's own event order, so it is stable as long as the record is only appe
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.fragments import memo
 from pgm.markdown import render_markdown
-from pgm.page_parts import navigation_values, with_site_keys
+from pgm.page_parts import game_json_text, navigation_values, with_site_keys
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.gcg"
@@ -79,7 +78,7 @@ def render_crossword_game(env: jinja2.Environment, entry: GameEntry, game: Cross
         yield f"{turn.number}.html", turn_template.render(context)
     yield RECORD_NAME, record
     report = game_json(entry, game)
-    yield "game.json", json.dumps(report, ensure_ascii=False, indent=1)
+    yield "game.json", game_json_text(report)
     yield "moves.csv", moves_csv(report)
 
 

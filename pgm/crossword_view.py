@@ -125,10 +125,14 @@ class BoardRenderer:
         """The rows of a position, keyed by their raw contents so that a row seen before
         (on an earlier turn, or in another game) costs a dictionary lookup."""
         size = layout.size
+        fresh_by_row: dict[int, list[int]] = {}
+        for square in sorted(new):
+            r, c = orientation.cell(*square)  # the transpose is its own inverse
+            fresh_by_row.setdefault(r, []).append(c)
         out = []
         for r in range(size):
             raw = cells[r::size] if orientation.lettered_rows else cells[r * size:(r + 1) * size]
-            fresh = tuple(c for c in range(size) if orientation.cell(r, c) in new) if new else ()
+            fresh = tuple(sorted(fresh_by_row.get(r, ())))
             key = (layout.name, dist.name, orientation.lettered_rows, r, raw, fresh)
             html = self._rows.get(key)
             if html is None:

@@ -119,5 +119,6 @@ def write_rows(rows: list[MoveRow], fmt: str) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for row in rows:
-        writer.writerow(["" if value is None else value for value in asdict(row).values()])
+        writer.writerow(["" if value is None else value
+                         for value in map(row.__getattribute__, COLUMNS)])
     return out.getvalue()

@@ -9,7 +9,6 @@ to the last ply before it; that page and the overview show the error.
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -34,7 +33,7 @@ from pgm.gungi_view import (
     status_lines,
 )
 from pgm.markdown import render_markdown
-from pgm.page_parts import navigation, with_site_keys
+from pgm.page_parts import game_json_text, navigation, with_site_keys
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.gn"
@@ -103,7 +102,7 @@ def render_gungi_game(env: jinja2.Environment, entry: GameEntry, game: GungiRepl
             _ply_context(entry, game, index, summary, base, problems[index], event.allow_html))
     yield RECORD_NAME, record
     report = game_json(entry, record)
-    yield "game.json", json.dumps(report, ensure_ascii=False, indent=1)
+    yield "game.json", game_json_text(report)
     yield "moves.csv", moves_csv(report)
 
 

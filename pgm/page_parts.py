@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,13 @@ def navigation_values(env: jinja2.Environment, number: int, total: int
     ``nav`` only."""
     nav = navigation(number, total)
     return {"nav": nav, "nav_html": memo(env, "partials/nav.html")(nav=nav)}
+
+
+def game_json_text(report: dict[str, Any]) -> str:
+    """``game.json`` as written: compact, because viewers of a game in progress poll it
+    and the compact form is what the standard library encodes in C (``pgm check --json``
+    is the indented one, for people)."""
+    return json.dumps(report, ensure_ascii=False, separators=(",", ":"))
 
 
 def with_site_keys(report: dict[str, Any], entry: GameEntry, record_name: str,

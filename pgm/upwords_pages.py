@@ -10,7 +10,6 @@ the board as UBF, the format Upwords tools exchange boards in.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +20,7 @@ from pgm.crossword_pages import NoteView
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.markdown import render_markdown
-from pgm.page_parts import navigation, with_site_keys
+from pgm.page_parts import game_json_text, navigation, with_site_keys
 from pgm.site_model import GameEntry
 from pgm.upwords import UpwordsGame
 from pgm.upwords_report import game_report
@@ -56,7 +55,7 @@ def render_upwords_game(env: jinja2.Environment, entry: GameEntry, game: Upwords
         yield f"{game.turns[index].number}.html", template.render(
             _turn_context(entry, game, index, base, allow_html, by_line))
     yield RECORD_NAME, record
-    yield "game.json", json.dumps(report, ensure_ascii=False, indent=1)
+    yield "game.json", game_json_text(report)
     yield "moves.csv", moves_csv(report)
 
 
