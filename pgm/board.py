@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
+from functools import cache
 
 
 class Premium(str, enum.Enum):
@@ -120,6 +121,7 @@ def get_layout(name: str) -> Layout | None:
     return LAYOUTS.get(key)
 
 
+@cache
 def column_name(col: int) -> str:
     """A, B, ..., Z, AA, AB, ... (the CGP spec's "Excel column notation")."""
     name = ""

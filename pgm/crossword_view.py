@@ -62,6 +62,11 @@ class Orientation:
 
 
 @cache
+def _column_headers(size: int, orientation: Orientation) -> tuple[str, ...]:
+    return tuple(orientation.column_header(c) for c in range(size))
+
+
+@cache
 def _empty_squares(layout: Layout, orientation: Orientation) -> tuple[tuple[Square, ...], ...]:
     """Empty squares never change, so each board shape builds them once."""
     rows = []
@@ -115,8 +120,8 @@ class BoardRenderer:
               new: frozenset[tuple[int, int]], orientation: Orientation) -> dict[str, Any]:
         """The values ``partials/board.html`` prints: ``new`` squares are highlighted."""
         size = layout.size
-        headers = tuple(orientation.column_header(c) for c in range(size))
-        return {"board_size": size, "board_head": self._head(headers),
+        return {"board_size": size, "board_head": self._head(_column_headers(size,
+                                                                              orientation)),
                 "board_rows": Markup("".join(self._rows_of(cells, layout, dist, new,
                                                            orientation)))}
 
