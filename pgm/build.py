@@ -21,6 +21,8 @@ from pgm import __version__
 from pgm.config import ConfigSet, load_configs
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import assign_slugs, find_records
+from pgm.event_moves import NAME as MOVES_NAME
+from pgm.event_moves import replace_event_moves, write_event_moves
 from pgm.output import (
     MARKER,
     OutputError,
@@ -34,7 +36,7 @@ from pgm.output import (
 from pgm.render import make_environment
 from pgm.resources import builtin_dir
 from pgm.site_model import GameEntry
-from pgm.site_pages import event_moves_csv, render_site_files
+from pgm.site_pages import render_site_files
 from pgm.state import (
     STATE_NAME,
     BuildState,
@@ -188,21 +190,11 @@ def _entries(plan: _Plan, states: dict[str, GameState]) -> list[GameEntry]:
     return [states[slug].entry for slug in plan.order]
 
 
-def _event_moves(target: Path, configs: ConfigSet, entries: list[GameEntry]
-                 ) -> tuple[str, str]:
-    """The event's ``moves.csv``, joined from the game folders' own ``moves.csv`` in
-    ``target`` (an incremental build renders only the changed games, so the files are
-    the one place every game's rows are). Games come in the order ``pgm export`` finds
-    the records, so the file is what ``pgm export .`` writes in the event folder, without
-    draft games; position sets have no moves and no file."""
+def _export_order(configs: ConfigSet, entries: list[GameEntry]) -> list[str]:
+    """Slugs in the order ``pgm export`` finds the records (the event's moves.csv)."""
     found = {path.relative_to(configs.root).as_posix(): index
              for index, path in enumerate(configs.records)}
-    parts = []
-    for entry in sorted(entries, key=lambda e: found.get(e.relative, len(found))):
-        path = target / entry.slug / "moves.csv"
-        if path.is_file():
-            parts.append(path.read_text(encoding="utf-8"))
-    return "moves.csv", event_moves_csv(parts)
+    return [e.slug for e in sorted(entries, key=lambda e: found.get(e.relative, len(found)))]
 
 
 # ---------------------------------------------------------------------------------------
@@ -219,13 +211,14 @@ def _build_full(options: BuildOptions, configs: ConfigSet, theme_dir: Path | Non
         states = _run(plan, options, configs, theme_dir, result, progress)
         env = make_environment(theme_dir)
         entries = _entries(plan, states)
-        site = render_site_files(env, configs, entries) + [_event_moves(stage, configs, entries)]
+        site = render_site_files(env, configs, entries)
         for path, content in site:
             write_file(stage / path, content)
+        layout = write_event_moves(stage, stage / MOVES_NAME, _export_order(configs, entries))
         result.pages += sum(1 for p, _ in site if p.endswith(".html"))
-        state = BuildState(site_print, states, [p for p, _ in site])
+        state = BuildState(site_print, states, [p for p, _ in site] + [MOVES_NAME], layout)
         write_file(stage / STATE_NAME, state.to_json())
-        result.files_written += len(site) + 1
+        result.files_written += len(site) + 2
         publish(stage, out)
     except BaseException:
         discard(stage)
@@ -248,13 +241,17 @@ def _build_incremental(options: BuildOptions, configs: ConfigSet, theme_dir: Pat
         return
     env = make_environment(theme_dir)
     entries = _entries(plan, states)
-    site = render_site_files(env, configs, entries) + [_event_moves(out, configs, entries)]
+    site = render_site_files(env, configs, entries)
     result.pages += sum(1 for p, _ in site if p.endswith(".html"))
     result.files_written += sum(atomic_write(out / path, content) for path, content in site)
+    same = frozenset(slug for slug, s in states.items() if s is state.games.get(slug))
+    layout = replace_event_moves(out, _export_order(configs, entries), state.moves_layout, same)
+    result.files_written += 1
     for slug in removed:
         remove_stale(out, state.games[slug].files, set())
     atomic_write(out / STATE_NAME, BuildState(state.site_fingerprint, states,
-                                              [p for p, _ in site]).to_json())
+                                              [p for p, _ in site] + [MOVES_NAME],
+                                              layout).to_json())
 
 
 # ---------------------------------------------------------------------------------------

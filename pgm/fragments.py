@@ -17,13 +17,15 @@ from markupsafe import Markup
 
 class Memo:
     """A macro, or a partial template rendered with keyword values; a call with inputs
-    seen before is a dict lookup. The cache is cleared when it reaches ``limit``
-    entries, so a worker rendering a whole season keeps a bounded amount of markup."""
+    seen before is a dict lookup. The cache is cleared when it holds ``limit``
+    characters of markup, so a worker rendering a whole season, or a watch session
+    running for days, keeps a bounded amount."""
 
-    def __init__(self, render: Callable[..., str], limit: int = 50_000) -> None:
+    def __init__(self, render: Callable[..., str], limit: int = 8_000_000) -> None:
         self._render = render
         self._cache: dict[Hashable, Markup] = {}
         self._limit = limit
+        self._size = 0
 
     def __call__(self, *args: Hashable, **values: Hashable) -> Markup:
         key = (args, tuple(values.items())) if values else args
@@ -34,10 +36,23 @@ class Memo:
         by a cheaper key."""
         html = self._cache.get(key)
         if html is None:
-            if len(self._cache) >= self._limit:
-                self._cache.clear()
             html = self._cache[key] = Markup(self._render(*args, **values))
+            self._size += len(html)
+            if self._size > self._limit:
+                self._cache = {key: html}
+                self._size = len(html)
         return html
+
+
+def fragment_global(env: jinja2.Environment) -> Callable[..., Markup]:
+    """``fragment(name, *args)`` for templates: the macro ``name`` of
+    ``partials/fragments.html``, memoized; the index pages call it per round and per
+    player, so a rebuild after one game changed re-renders only that game's rows."""
+
+    def fragment(name: str, *args: Hashable) -> Markup:
+        return memo(env, "partials/fragments.html", name)(*args)
+
+    return fragment
 
 
 def memo(env: jinja2.Environment, template: str, macro: str | None = None) -> Memo:

@@ -17,6 +17,7 @@ from typing import Any
 import jinja2
 
 from pgm import __version__
+from pgm.fragments import fragment_global
 from pgm.markdown import strip_bidi_controls
 from pgm.resources import builtin_dir
 
@@ -71,4 +72,5 @@ def _environment(theme_dir: Path | None, _stamp: tuple[float, ...]) -> jinja2.En
         lstrip_blocks=True,
     )
     env.globals["version"] = __version__
+    env.globals["fragment"] = fragment_global(env)
     return env

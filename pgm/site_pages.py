@@ -14,7 +14,6 @@ from xml.sax.saxutils import escape
 import jinja2
 
 from pgm.config import ConfigSet
-from pgm.export import COLUMNS
 from pgm.games import LoadedGame
 from pgm.markdown import render_markdown
 from pgm.site_model import GameEntry, group_games, player_index
@@ -59,17 +58,6 @@ def render_site_files(env: jinja2.Environment, configs: ConfigSet,
             for page in ["index.html"] + [f"{n}.html" for n in range(1, e.turns + 1)]]
         files.append(("sitemap.xml", _sitemap(event.base_url, urls)))
     return files
-
-
-def event_moves_csv(parts: list[str]) -> str:
-    """The event's ``moves.csv``: the per-game ``moves.csv`` files joined under one header.
-
-    The per-game files are the input, not the replays, because an incremental build
-    replays only the games that changed: the files of the others are already written.
-    A part that does not start with the export header (not pgm's) is left out.
-    """
-    header = ",".join(COLUMNS) + "\n"
-    return header + "".join(part[len(header):] for part in parts if part.startswith(header))
 
 
 def live_summary(entries: list[GameEntry], spoiler_free: bool) -> dict[str, Any]:

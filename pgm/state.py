@@ -40,10 +40,13 @@ class BuildState:
     games: dict[str, GameState] = field(default_factory=dict)
     """By slug."""
     site_files: list[str] = field(default_factory=list)
+    moves_layout: list[tuple[str, int]] = field(default_factory=list)
+    """Where each game's rows are in the event's ``moves.csv`` (pgm.event_moves)."""
 
     def to_json(self) -> str:
         return json.dumps({
             "format": _FORMAT, "site": self.site_fingerprint, "site_files": self.site_files,
+            "moves_layout": self.moves_layout,
             "games": {slug: {"fingerprint": g.fingerprint, "files": g.files, "clean": g.clean,
                              "entry": _entry_json(g.entry)}
                       for slug, g in sorted(self.games.items())},
@@ -58,7 +61,8 @@ def load_state(out: Path) -> BuildState | None:
         games = {slug: GameState(g["fingerprint"], _entry_from_json(g["entry"]), g["files"],
                                  g.get("clean", True))
                  for slug, g in data["games"].items()}
-        return BuildState(data["site"], games, data.get("site_files", []))
+        layout = [(str(slug), int(length)) for slug, length in data.get("moves_layout", [])]
+        return BuildState(data["site"], games, data.get("site_files", []), layout)
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

@@ -94,3 +94,36 @@ def test_an_incremental_rebuild_keeps_every_games_rows(tmp_path, monkeypatch) ->
     assert (out / "moves.csv").read_text(encoding="utf-8") == export_in(event, monkeypatch,
                                                                         "r1/a.gcg")
     assert build(BuildOptions(event, out, jobs=1)).files_written == 0
+
+
+def _drop_last_event(record) -> None:
+    lines = record.read_bytes().rstrip(b"\n").split(b"\n")
+    last = max(i for i, line in enumerate(lines) if line.startswith(b">"))
+    record.write_bytes(b"\n".join(lines[:last] + lines[last + 1:]) + b"\n")
+
+
+def test_a_rebuild_copies_unchanged_games_rows_from_the_previous_event_file(
+        tmp_path, monkeypatch) -> None:
+    event = make_event(tmp_path / "ev", {name: path.read_bytes() for name, path in GAMES.items()})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, jobs=1))
+    # Rows of the unchanged game b are taken from the event file, not its own folder.
+    (out / "r1/b/moves.csv").write_text(HEADER + "r1/b.gcg,not,read\n", encoding="utf-8")
+    _drop_last_event(event / "r1/a.gcg")
+    build(BuildOptions(event, out, jobs=1))
+    after = (out / "moves.csv").read_text(encoding="utf-8")
+    assert "not,read" not in after
+    assert after == export_in(event, monkeypatch, "r1/a.gcg", "r1/b.gcg", "r2/c.gn")
+
+
+def test_an_event_file_changed_by_hand_is_joined_again_from_the_game_folders(
+        tmp_path, monkeypatch) -> None:
+    event = make_event(tmp_path / "ev", {name: path.read_bytes() for name, path in GAMES.items()})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, jobs=1))
+    with open(out / "moves.csv", "a", encoding="utf-8") as handle:
+        handle.write("a row someone added\n")
+    _drop_last_event(event / "r1/a.gcg")
+    build(BuildOptions(event, out, jobs=1))
+    assert (out / "moves.csv").read_text(encoding="utf-8") == export_in(
+        event, monkeypatch, "r1/a.gcg", "r1/b.gcg", "r2/c.gn")
