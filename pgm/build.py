@@ -20,7 +20,7 @@ import jinja2
 from pgm import __version__
 from pgm.config import ConfigSet, load_configs
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.discover import assign_slugs, find_records
+from pgm.discover import assign_slugs, find_records, relative_posix
 from pgm.event_moves import NAME as MOVES_NAME
 from pgm.event_moves import replace_event_moves, write_event_moves
 from pgm.output import (
@@ -44,6 +44,7 @@ from pgm.state import (
     atomic_write,
     fingerprint,
     load_state,
+    remember_state,
     tree_fingerprint,
 )
 from pgm.workers import GameTask, default_jobs, remove_stale, run_tasks
@@ -192,7 +193,7 @@ def _entries(plan: _Plan, states: dict[str, GameState]) -> list[GameEntry]:
 
 def _export_order(configs: ConfigSet, entries: list[GameEntry]) -> list[str]:
     """Slugs in the order ``pgm export`` finds the records (the event's moves.csv)."""
-    found = {path.relative_to(configs.root).as_posix(): index
+    found = {relative_posix(configs.root, path): index
              for index, path in enumerate(configs.records)}
     return [e.slug for e in sorted(entries, key=lambda e: found.get(e.relative, len(found)))]
 
@@ -218,6 +219,7 @@ def _build_full(options: BuildOptions, configs: ConfigSet, theme_dir: Path | Non
         result.pages += sum(1 for p, _ in site if p.endswith(".html"))
         state = BuildState(site_print, states, [p for p, _ in site] + [MOVES_NAME], layout)
         write_file(stage / STATE_NAME, state.to_json())
+        remember_state(stage / STATE_NAME, state)
         result.files_written += len(site) + 2
         publish(stage, out)
     except BaseException:
@@ -249,9 +251,10 @@ def _build_incremental(options: BuildOptions, configs: ConfigSet, theme_dir: Pat
     result.files_written += 1
     for slug in removed:
         remove_stale(out, state.games[slug].files, set())
-    atomic_write(out / STATE_NAME, BuildState(state.site_fingerprint, states,
-                                              [p for p, _ in site] + [MOVES_NAME],
-                                              layout).to_json())
+    new_state = BuildState(state.site_fingerprint, states, [p for p, _ in site] + [MOVES_NAME],
+                           layout)
+    atomic_write(out / STATE_NAME, new_state.to_json())
+    remember_state(out / STATE_NAME, new_state)
 
 
 # ---------------------------------------------------------------------------------------

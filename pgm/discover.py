@@ -7,6 +7,7 @@ name. Names that collide after slugging get ``-2``, ``-3`` in sorted path order.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import unicodedata
@@ -38,14 +39,16 @@ def find_records(root: Path, exclude: list[Path]) -> tuple[list[Path], list[str]
     problems: list[str] = []
     real_root = root.resolve()
     excluded = {p.resolve() for p in exclude}
+    excluded_names = {p.name for p in excluded}
     for folder, dirs, files in os.walk(root, followlinks=False):
         here = Path(folder)
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_"))
-                         and (here / d).resolve() not in excluded)
+                         and not (d in excluded_names and (here / d).resolve() in excluded))
         for name in sorted(files):
-            path = here / name
-            if path.suffix.lower() not in RECORD_EXTENSIONS or name.startswith("."):
+            if os.path.splitext(name)[1].lower() not in RECORD_EXTENSIONS \
+                    or name.startswith("."):
                 continue
+            path = here / name
             # Folders are not followed into, so only a file link can lead outside.
             if path.is_symlink() and not path.resolve().is_relative_to(real_root):
                 problems.append(f"{path}: links outside the event folder; skipped")
@@ -54,6 +57,17 @@ def find_records(root: Path, exclude: list[Path]) -> tuple[list[Path], list[str]
     return found, problems
 
 
+def relative_posix(root: Path, path: Path) -> str:
+    """``path`` below ``root`` with '/' separators; by string, because the records of a
+    large event are many and ``Path.relative_to`` is slow."""
+    prefix = os.path.join(str(root), "")
+    text = str(path)
+    if text.startswith(prefix):
+        return text[len(prefix):].replace(os.sep, "/")
+    return path.relative_to(root).as_posix()
+
+
+@functools.lru_cache(maxsize=65_536)
 def slugify(text: str) -> str:
     """Lower-case ASCII words joined by hyphens; never empty, never a dot name."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
@@ -70,16 +84,16 @@ def assign_slugs(root: Path, paths: list[Path]) -> list[Source]:
     folders: set[str] = set()
     """Every folder a slug lives in: a game may not take a folder's name."""
     sources = []
-    for path in sorted(paths, key=lambda p: p.relative_to(root).as_posix()):
-        relative = path.relative_to(root)
-        parts = [slugify(part) for part in relative.parent.parts] + [slugify(relative.stem)]
-        base = "/".join(parts)
+    for relative, path in sorted((relative_posix(root, p), p) for p in paths):
+        folder_names, _, name = relative.rpartition("/")
+        parts = [slugify(part) for part in folder_names.split("/") if part]
+        base = "/".join(parts + [slugify(os.path.splitext(name)[0])])
         slug, n = base, 2
         while slug in taken or slug in folders:
             slug, n = f"{base}-{n}", n + 1
         taken.add(slug)
         folders.update("/".join(slug.split("/")[:i]) for i in range(1, slug.count("/") + 1))
-        sources.append(Source(path, relative.as_posix(), slug))
+        sources.append(Source(path, relative, slug))
     return sources
 
 

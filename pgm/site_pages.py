@@ -51,7 +51,7 @@ def render_site_files(env: jinja2.Environment, configs: ConfigSet,
     files: Files = [(name, env.get_template(name).render(
         context, canonical=_canonical(event.base_url, name))) for name, context in pages.items()]
     files.append(("live.json", json.dumps(live_summary(entries, event.spoiler_free),
-                                          ensure_ascii=False, indent=0)))
+                                          ensure_ascii=False, separators=(",", ":"))))
     if event.base_url:
         urls = ["index.html", "players.html"] + [
             f"{e.slug}/{page}" for e in entries

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,12 @@ class GameState:
     """Whether the record replayed without errors (watch mode keeps the last clean pages
     while an editor's half-written save does not parse)."""
 
+    @cached_property
+    def json_text(self) -> str:
+        return json.dumps({"fingerprint": self.fingerprint, "files": self.files,
+                           "clean": self.clean, "entry": _entry_json(self.entry)},
+                          ensure_ascii=False, separators=(",", ":"))
+
 
 @dataclass
 class BuildState:
@@ -44,16 +51,37 @@ class BuildState:
     """Where each game's rows are in the event's ``moves.csv`` (pgm.event_moves)."""
 
     def to_json(self) -> str:
-        return json.dumps({
-            "format": _FORMAT, "site": self.site_fingerprint, "site_files": self.site_files,
-            "moves_layout": self.moves_layout,
-            "games": {slug: {"fingerprint": g.fingerprint, "files": g.files, "clean": g.clean,
-                             "entry": _entry_json(g.entry)}
-                      for slug, g in sorted(self.games.items())},
-        }, ensure_ascii=False, separators=(",", ":"))
+        """Compact JSON; each game's part is kept on its state, so a rebuild that carries
+        most games over only joins their text."""
+        head = json.dumps({"format": _FORMAT, "site": self.site_fingerprint,
+                           "site_files": self.site_files, "moves_layout": self.moves_layout},
+                          ensure_ascii=False, separators=(",", ":"))
+        games = ",".join(f"{json.dumps(slug, ensure_ascii=False)}:{g.json_text}"
+                         for slug, g in sorted(self.games.items()))
+        return f'{head[:-1]},"games":{{{games}}}}}'
+
+
+_remembered: list[tuple[tuple[int, int, int], BuildState]] = []
+
+
+def remember_state(path: Path, state: BuildState) -> None:
+    """Keep the state just written, so the next build in this process (``pgm watch``)
+    need not parse it again; it is used only while the file is the same file."""
+    _remembered[:] = [(_identity(path), state)]
+
+
+def _identity(path: Path) -> tuple[int, int, int]:
+    """A state file is replaced by rename, never rewritten in place: a new inode."""
+    info = path.stat()
+    return info.st_ino, info.st_size, info.st_mtime_ns
 
 
 def load_state(out: Path) -> BuildState | None:
+    try:
+        if _remembered and _remembered[0][0] == _identity(out / STATE_NAME):
+            return _remembered[0][1]
+    except OSError:
+        return None
     try:
         data = json.loads((out / STATE_NAME).read_text(encoding="utf-8"))
         if data.get("format") != _FORMAT:
