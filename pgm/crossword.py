@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from pgm.board import parse_coordinate
-from pgm.crossword_model import CrosswordGame, Position, Turn
+from pgm.crossword_model import CrosswordGame, Position, Turn, board_counts
 from pgm.crossword_racks import with_known_racks
 from pgm.crossword_rules import Rules, choose_rules
 from pgm.diagnostics import DiagnosticSink
@@ -230,7 +230,7 @@ class _Replay:
     def _check_supply(self, line: int, cells: Cells, rack: tuple[str, ...] | None) -> None:
         """More of a tile on the board and rack than the bag ever held is a recording error."""
         held: Counter[str] = Counter()
-        for label, count in Counter(filter(None, cells)).items():
+        for label, count in board_counts(cells).items():
             held[rack_label(label)] += count
         held.update(t for t in (rack or ()) if t != UNKNOWN)
         tiles = self.rules.distribution.tiles

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from pgm.cgp import CgpPosition, Operation, write_cgp
 from pgm.crossword_rules import Rules
@@ -116,6 +116,15 @@ class CrosswordGame:
         return self.turns[index - 1].position if index > 0 else self.start
 
 
+@lru_cache(maxsize=256)
+def board_counts(cells: Cells) -> dict[str, int]:
+    """How many of each label lie on the board (blanks as played, lower case). The replay
+    checks the supply before each turn and the turn pages count the unseen tiles after
+    it, both on the positions of one game, so those of the last game or two are kept.
+    Read only."""
+    return dict(Counter(filter(None, cells)))
+
+
 def unseen_tiles(rules: Rules, position: Position) -> Counter[str]:
     """Tiles the player to move cannot see: the bag plus the opponents' racks.
 
@@ -123,7 +132,7 @@ def unseen_tiles(rules: Rules, position: Position) -> Counter[str]:
     the game is over (nobody to move) it is everything off the board.
     """
     unseen = rules.distribution.full_bag()
-    for label, count in Counter(filter(None, position.cells)).items():
+    for label, count in board_counts(position.cells).items():
         unseen[rack_label(label)] -= count
     if position.to_move is not None and position.racks:
         own = position.racks[position.to_move] or ()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup, escape
 
 from pgm import __version__
 from pgm.fragments import fragment_global
@@ -25,12 +26,20 @@ from pgm.resources import builtin_dir
 def _without_bidi_controls(value: object) -> object:
     """Untrusted names and titles could carry bidi overrides that reorder what a spectator
     reads around them; every value a template prints loses them."""
-    if type(value) is str and _BIDI.search(value):
+    if type(value) is str and not value.isascii() and _BIDI.search(value):
         return strip_bidi_controls(value)
     return value
 
 
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def printed(value: object) -> str:
+    """``value`` as a template prints it: without bidi controls, escaped unless it is
+    markup already."""
+    if isinstance(value, Markup):
+        return value
+    return str(escape(_without_bidi_controls(value)))
 
 
 def make_environment(theme_dir: Path | None = None) -> jinja2.Environment:

@@ -16,7 +16,7 @@ from typing import Any
 
 import jinja2
 
-from pgm.crossword_pages import NoteView
+from pgm.crossword_turns import NoteView
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.markdown import render_markdown

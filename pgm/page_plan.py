@@ -1,0 +1,74 @@
+"""Turn pages filled in from a plan made once per game.
+
+Turn pages of one game share everything but a few values: the board rows, the move, the
+scores. ``turn.html`` is rendered once per game with a marker in place of each value
+that changes from turn to turn; the output, split at the markers, is the plan, and a
+turn page is the plan's fixed text with that turn's values printed in between, as Jinja
+would print them. The per-turn parts that need logic are macros the caller renders
+(``partials/turn_parts.html``), so the page template only prints them.
+
+A theme's template may do more with a per-turn value than print it (test it, loop over
+it, filter it). Markers refuse to be used that way, and a plan whose output does not
+hold each marker intact is not used: such a template is rendered for every turn
+instead, which is slower and gives the same pages.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Iterable, Mapping
+from typing import Any, NoReturn
+
+import jinja2
+from markupsafe import Markup
+
+from pgm.render import printed
+
+
+class _Marker(Markup):
+    """A per-turn value while the plan is made: it can be printed, nothing else."""
+
+    __slots__ = ()
+
+    def _refuse(self, *_args: object, **_kwargs: object) -> NoReturn:
+        raise TypeError("a per-turn value was used in the page template other than by "
+                        "printing it")
+
+    __bool__ = __len__ = __iter__ = __getitem__ = __contains__ = _refuse
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
+    __add__ = __radd__ = __mul__ = __mod__ = __rmod__ = __int__ = __float__ = _refuse
+    __hash__ = Markup.__hash__
+
+
+class PagePlan:
+    """The fixed text of a page and, between its pieces, the names of the values."""
+
+    def __init__(self, fixed: list[str], names: list[str]) -> None:
+        self._fixed = fixed
+        self._names = names
+
+    @classmethod
+    def make(cls, template: jinja2.Template, context: Mapping[str, Any],
+             per_turn: Iterable[str]) -> PagePlan | None:
+        """The plan of ``template`` for the values that are the same on every page
+        (``context``); None when the template uses a per-turn value other than by
+        printing it, or fails to render."""
+        nonce = secrets.token_hex(8)
+        markers = {name: _Marker(f"\0{nonce}:{name}\0") for name in per_turn}
+        try:
+            text = template.render(context, **markers)
+        except Exception:  # noqa: BLE001 - the page is rendered per turn, which reports it
+            return None
+        parts = re.split(f"\0{nonce}:(\\w+)\0", text)
+        fixed, names = parts[0::2], parts[1::2]
+        if any("\0" in piece for piece in fixed) or not set(names) <= set(markers):
+            return None
+        return cls(fixed, names)
+
+    def fill(self, values: Mapping[str, Any]) -> str:
+        out = [self._fixed[0]]
+        for name, piece in zip(self._names, self._fixed[1:], strict=True):
+            out.append(printed(values[name]))
+            out.append(piece)
+        return "".join(out)

@@ -1,0 +1,78 @@
+"""Turn pages filled in from a plan made once per game (pgm.page_plan) are the pages a
+full render of turn.html gives, for every real record; a theme template that does more
+with a per-turn value than print it is rendered per turn and still right."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import CORPUS
+from sitehelpers import make_event
+
+import pgm.page_plan
+from pgm.build import BuildOptions, build
+
+RECORDS = sorted((CORPUS / "gcg").glob("*.gcg")) + sorted((CORPUS / "gcg-nonexact").glob("*.gcg"))
+
+
+def site_files(out) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and p.name != ".pgm-state.json"}
+
+
+def test_planned_pages_equal_full_renders_for_every_corpus_record(tmp_path, monkeypatch):
+    event = make_event(tmp_path / "ev", {f"{p.parent.name}/{p.name}": p.read_bytes()
+                                         for p in RECORDS})
+    build(BuildOptions(event, tmp_path / "planned", jobs=1))
+    made = []
+    monkeypatch.setattr(pgm.page_plan.PagePlan, "make",
+                        classmethod(lambda cls, *args: made.append(args) and None))
+    build(BuildOptions(event, tmp_path / "rendered", jobs=1))
+    assert len(made) > 60  # every game with turns asked for a plan and got none
+    planned, rendered = site_files(tmp_path / "planned"), site_files(tmp_path / "rendered")
+    assert planned.keys() == rendered.keys()
+    different = [name for name in planned if planned[name] != rendered[name]]
+    assert different == []
+
+
+THEMES = {
+    "a test on a per-turn value": "{% block footer %}{% if number > 3 %} late{% endif %}"
+                                  "{% endblock %}",
+    "a filter on a per-turn value": "{% block footer %} {{ move_text|upper }}{% endblock %}",
+    "a per-turn value in a loop": "{% block footer %}{% for c in title %}{% endfor %} x"
+                                  "{% endblock %}",
+}
+
+
+def footer_and_move(page: str) -> tuple[str, str]:
+    move = re.search(r'<p class="move-text"[^>]*>(.*?)</p>', page).group(1)
+    return page.split("<footer", 1)[1], move
+
+
+@pytest.mark.parametrize("footer", THEMES.values(), ids=THEMES.keys())
+def test_a_theme_using_per_turn_values_gets_pages_rendered_per_turn(tmp_path, footer) -> None:
+    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {
+        "g.gcg": record, "event.yaml": "theme_dir: theme\n",
+        "theme/turn.html": "{% extends '!default/turn.html' %}" + footer})
+    assert not build(BuildOptions(event, tmp_path / "o", jobs=1)).errors
+    for number in (2, 5):
+        page = (tmp_path / f"o/g/{number}.html").read_text(encoding="utf-8")
+        end, move = footer_and_move(page)
+        assert "\0" not in page and f">Turn {number} of " in page
+        if "late" in footer:
+            assert ("late" in end) == (number > 3)
+        if "upper" in footer:
+            assert move.upper() in end and move.upper() != move
+
+
+def test_record_text_that_looks_like_a_marker_is_printed_as_it_is(tmp_path) -> None:
+    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes().replace(
+        b"#player2 cesar cesar", b"#player2 cesar Cesar \x00abc:title\x00", 1)
+    assert b"\x00abc" in record
+    event = make_event(tmp_path / "ev", {"g.gcg": record})
+    assert not build(BuildOptions(event, tmp_path / "o", jobs=1)).errors
+    page = (tmp_path / "o/g/3.html").read_text(encoding="utf-8")
+    assert page.count("Cesar \x00abc:title\x00") >= 2
+    assert "<title>Turn 3: " in page
