@@ -125,23 +125,26 @@ def board_counts(cells: Cells) -> dict[str, int]:
     return dict(Counter(filter(None, cells)))
 
 
-def unseen_tiles(rules: Rules, position: Position) -> Counter[str]:
-    """Tiles the player to move cannot see: the bag plus the opponents' racks.
+def unseen_tiles(rules: Rules, position: Position) -> dict[str, int]:
+    """Tiles the player to move cannot see, in the set's order: the bag plus the
+    opponents' racks.
 
     Computed as the full set minus the board minus the mover's own known tiles; once
     the game is over (nobody to move) it is everything off the board.
     """
-    unseen = rules.distribution.full_bag()
+    unseen = dict(rules.distribution.counts)
     for label, count in board_counts(position.cells).items():
-        unseen[rack_label(label)] -= count
+        label = rack_label(label)
+        unseen[label] = unseen.get(label, 0) - count
     if position.to_move is not None and position.racks:
-        own = position.racks[position.to_move] or ()
-        unseen.subtract(t for t in own if t != UNKNOWN)
-    return +unseen
+        for tile in position.racks[position.to_move] or ():
+            if tile != UNKNOWN:
+                unseen[tile] = unseen.get(tile, 0) - 1
+    return {label: count for label, count in unseen.items() if count > 0}
 
 
-def vowel_consonant_counts(rules: Rules, tiles: Counter[str]) -> tuple[int, int, int]:
+def vowel_consonant_counts(rules: Rules, tiles: dict[str, int]) -> tuple[int, int, int]:
     """(vowels, consonants, blanks) among ``tiles``."""
-    blanks = tiles[BLANK]
+    blanks = tiles.get(BLANK, 0)
     vowels = sum(n for t, n in tiles.items() if rules.distribution.is_vowel(t))
     return vowels, sum(tiles.values()) - vowels - blanks, blanks

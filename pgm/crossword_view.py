@@ -112,7 +112,7 @@ class BoardRenderer:
         self._square_macro = module.square  # type: ignore[attr-defined]
         self._row_macro = module.row  # type: ignore[attr-defined]
         self._head = memo(env, "partials/fragments.html", "board_head")
-        self._rows: dict[tuple[object, ...], Markup] = {}
+        self._rows: dict[tuple[Any, int, tuple[str, ...], tuple[int, ...]], Markup] = {}
         self._squares: dict[tuple[object, ...], str] = {}
         self._limit = limit
 
@@ -130,25 +130,35 @@ class BoardRenderer:
         """The rows of a position, keyed by their raw contents so that a row seen before
         (on an earlier turn, or in another game) costs a dictionary lookup."""
         size = layout.size
-        fresh_by_row: dict[int, list[int]] = {}
+        fresh_by_row: dict[int, tuple[int, ...]] = {}
         for square in sorted(new):
             r, c = orientation.cell(*square)  # the transpose is its own inverse
-            fresh_by_row.setdefault(r, []).append(c)
+            fresh_by_row[r] = fresh_by_row.get(r, ()) + (c,)
+        if orientation.lettered_rows:
+            raws = [cells[r::size] for r in range(size)]
+        else:
+            raws = [cells[start:start + size] for start in range(0, size * size, size)]
+        shape = (layout.name, dist.name, orientation.lettered_rows)
+        known = self._rows.get
         out = []
-        for r in range(size):
-            raw = cells[r::size] if orientation.lettered_rows else cells[r * size:(r + 1) * size]
-            fresh = tuple(sorted(fresh_by_row.get(r, ())))
-            key = (layout.name, dist.name, orientation.lettered_rows, r, raw, fresh)
-            html = self._rows.get(key)
+        for r, raw in enumerate(raws):
+            fresh = fresh_by_row.get(r, ())
+            key = (shape, r, raw, fresh)
+            html = known(key)
             if html is None:
-                if len(self._rows) >= self._limit:
-                    self._rows.clear()
-                squares = Markup("".join(self._square(raw, r, c, layout, dist, fresh,
-                                                      orientation) for c in range(size)))
-                html = self._rows[key] = Markup(self._row_macro(orientation.row_header(r),
-                                                                squares))
+                html = self._new_row(key, layout, dist, orientation)
             out.append(html)
         return out
+
+    def _new_row(self, key: tuple[Any, int, tuple[str, ...], tuple[int, ...]], layout: Layout,
+                 dist: Distribution, orientation: Orientation) -> Markup:
+        _shape, r, raw, fresh = key
+        if len(self._rows) >= self._limit:
+            self._rows.clear()
+        squares = Markup("".join(self._square(raw, r, c, layout, dist, fresh, orientation)
+                                 for c in range(layout.size)))
+        html = self._rows[key] = Markup(self._row_macro(orientation.row_header(r), squares))
+        return html
 
     def _square(self, raw: tuple[str, ...], r: int, c: int, layout: Layout, dist: Distribution,
                 fresh: tuple[int, ...], orientation: Orientation) -> str:
@@ -297,9 +307,8 @@ def player_lines(game: CrosswordGame, position: Position) -> tuple[PlayerLine, .
 def unseen_view(game: CrosswordGame, position: Position) -> Unseen:
     tiles = unseen_tiles(game.rules, position)
     vowels, consonants, blanks = vowel_consonant_counts(game.rules, tiles)
-    order = list(game.rules.distribution.tiles)
-    listed = tuple((label, tiles[label]) for label in order if tiles[label])
-    return Unseen(listed, sum(tiles.values()), vowels, consonants, blanks, position.bag)
+    return Unseen(tuple(tiles.items()), sum(tiles.values()), vowels, consonants, blanks,
+                  position.bag)
 
 
 @dataclass(frozen=True)

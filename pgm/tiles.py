@@ -57,7 +57,12 @@ class Distribution:
         return bool(info and info.vowel)
 
     def full_bag(self) -> Counter[str]:
-        return Counter({label: info.count for label, info in self.tiles.items()})
+        return Counter(self.counts)
+
+    @cached_property
+    def counts(self) -> dict[str, int]:
+        """How many of each tile the set has, in the set's order. Read only."""
+        return {label: info.count for label, info in self.tiles.items()}
 
     @property
     def multi_letter_labels(self) -> tuple[str, ...]:
