@@ -38,13 +38,12 @@ from pgm.resources import builtin_dir
 from pgm.site_model import GameEntry
 from pgm.site_pages import render_site_files
 from pgm.state import (
-    STATE_NAME,
     BuildState,
     GameState,
     atomic_write,
     fingerprint,
     load_state,
-    remember_state,
+    save_state,
     tree_fingerprint,
 )
 from pgm.workers import GameTask, default_jobs, remove_stale, run_tasks
@@ -218,8 +217,7 @@ def _build_full(options: BuildOptions, configs: ConfigSet, theme_dir: Path | Non
         layout = write_event_moves(stage, stage / MOVES_NAME, _export_order(configs, entries))
         result.pages += sum(1 for p, _ in site if p.endswith(".html"))
         state = BuildState(site_print, states, [p for p, _ in site] + [MOVES_NAME], layout)
-        write_file(stage / STATE_NAME, state.to_json())
-        remember_state(stage / STATE_NAME, state)
+        save_state(stage, state)
         result.files_written += len(site) + 2
         publish(stage, out)
     except BaseException:
@@ -250,11 +248,10 @@ def _build_incremental(options: BuildOptions, configs: ConfigSet, theme_dir: Pat
     layout = replace_event_moves(out, _export_order(configs, entries), state.moves_layout, same)
     result.files_written += 1
     for slug in removed:
-        remove_stale(out, state.games[slug].files, set())
+        remove_stale(out, state.games[slug].paths, set())
     new_state = BuildState(state.site_fingerprint, states, [p for p, _ in site] + [MOVES_NAME],
                            layout)
-    atomic_write(out / STATE_NAME, new_state.to_json())
-    remember_state(out / STATE_NAME, new_state)
+    save_state(out, new_state)
 
 
 # ---------------------------------------------------------------------------------------

@@ -107,7 +107,8 @@ class BoardRenderer:
     per distinct input: consecutive turns of a game share all but a few rows, a new row
     shares all but a few squares, and empty squares are shared by every game."""
 
-    def __init__(self, env: jinja2.Environment, limit: int = 50_000) -> None:
+    def __init__(self, env: jinja2.Environment, limit: int = 50_000,
+                 row_limit: int = 8_000_000) -> None:
         module = env.get_template("partials/fragments.html").module
         self._square_macro = module.square  # type: ignore[attr-defined]
         self._row_macro = module.row  # type: ignore[attr-defined]
@@ -115,6 +116,9 @@ class BoardRenderer:
         self._rows: dict[tuple[Any, int, tuple[str, ...], tuple[int, ...]], Markup] = {}
         self._squares: dict[tuple[object, ...], str] = {}
         self._limit = limit
+        self._row_limit = row_limit
+        """Characters of row markup kept; a row is about a kilobyte."""
+        self._row_size = 0
 
     def board(self, cells: tuple[str, ...], layout: Layout, dist: Distribution,
               new: frozenset[tuple[int, int]], orientation: Orientation) -> dict[str, Any]:
@@ -153,11 +157,13 @@ class BoardRenderer:
     def _new_row(self, key: tuple[Any, int, tuple[str, ...], tuple[int, ...]], layout: Layout,
                  dist: Distribution, orientation: Orientation) -> Markup:
         _shape, r, raw, fresh = key
-        if len(self._rows) >= self._limit:
+        if self._row_size >= self._row_limit:
             self._rows.clear()
+            self._row_size = 0
         squares = Markup("".join(self._square(raw, r, c, layout, dist, fresh, orientation)
                                  for c in range(layout.size)))
         html = self._rows[key] = Markup(self._row_macro(orientation.row_header(r), squares))
+        self._row_size += len(html)
         return html
 
     def _square(self, raw: tuple[str, ...], r: int, c: int, layout: Layout, dist: Distribution,

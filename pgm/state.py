@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
@@ -21,7 +23,7 @@ from pgm.diagnostics import Diagnostic, Severity
 from pgm.site_model import GameEntry
 
 STATE_NAME = ".pgm-state.json"
-_FORMAT = 1
+_FORMAT = 2
 
 
 @dataclass
@@ -29,10 +31,24 @@ class GameState:
     fingerprint: str
     entry: GameEntry
     files: list[str]
-    """Paths of the game's files, relative to the output folder."""
+    """Names of the game's files inside its folder (``entry.slug``)."""
     clean: bool = True
     """Whether the record replayed without errors (watch mode keeps the last clean pages
     while an editor's half-written save does not parse)."""
+
+    def __post_init__(self) -> None:
+        # Every game has an index.html, a 1.html, a 2.html...: a large event keeps one
+        # string of each name, not one per game.
+        self.files = [sys.intern(name) for name in self.files]
+
+    def __reduce__(self) -> tuple[type[GameState], tuple[Any, ...]]:
+        """Sent back from a worker through ``__init__``, so the names are shared."""
+        return GameState, (self.fingerprint, self.entry, self.files, self.clean)
+
+    @property
+    def paths(self) -> list[str]:
+        """The game's files, relative to the output folder."""
+        return [f"{self.entry.slug}/{name}" for name in self.files]
 
     @cached_property
     def json_text(self) -> str:
@@ -50,21 +66,36 @@ class BuildState:
     moves_layout: list[tuple[str, int]] = field(default_factory=list)
     """Where each game's rows are in the event's ``moves.csv`` (pgm.event_moves)."""
 
-    def to_json(self) -> str:
-        """Compact JSON; each game's part is kept on its state, so a rebuild that carries
-        most games over only joins their text."""
+    def chunks(self) -> Iterator[str]:
+        """The compact JSON, game by game, so that it can be written without being held
+        whole; each game's part is kept on its state, so a rebuild that carries most
+        games over only joins their text."""
         head = json.dumps({"format": _FORMAT, "site": self.site_fingerprint,
                            "site_files": self.site_files, "moves_layout": self.moves_layout},
                           ensure_ascii=False, separators=(",", ":"))
-        games = ",".join(f"{json.dumps(slug, ensure_ascii=False)}:{g.json_text}"
-                         for slug, g in sorted(self.games.items()))
-        return f'{head[:-1]},"games":{{{games}}}}}'
+        yield f'{head[:-1]},"games":{{'
+        for number, (slug, game) in enumerate(sorted(self.games.items())):
+            yield f"{',' if number else ''}{json.dumps(slug, ensure_ascii=False)}:{game.json_text}"
+        yield "}}"
+
+
+def save_state(folder: Path, state: BuildState) -> None:
+    """Write the state into ``folder`` by one rename, and keep it for the next build."""
+    path = folder / STATE_NAME
+    temp = folder / f".{STATE_NAME}.{os.getpid()}.tmp"
+    try:
+        with open(temp, "w", encoding="utf-8") as handle:
+            handle.writelines(state.chunks())
+        os.replace(temp, path)
+    finally:
+        temp.unlink(missing_ok=True)
+    _remember(path, state)
 
 
 _remembered: list[tuple[tuple[int, int, int], BuildState]] = []
 
 
-def remember_state(path: Path, state: BuildState) -> None:
+def _remember(path: Path, state: BuildState) -> None:
     """Keep the state just written, so the next build in this process (``pgm watch``)
     need not parse it again; it is used only while the file is the same file."""
     _remembered[:] = [(_identity(path), state)]

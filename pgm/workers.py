@@ -102,9 +102,10 @@ def run_task(task: GameTask) -> GameOutcome:
         return GameOutcome(kept, True, 0)
     files = render_game_files(worker.env, worker.configs, game)
     written = _write(task, files)
-    names = [path for path, _ in files]
+    paths = [path for path, _ in files]
     if task.in_place and previous is not None:
-        remove_stale(task.target, previous.files, set(names))
+        remove_stale(task.target, previous.paths, set(paths))
+    names = [path[len(entry.slug) + 1:] for path in paths]
     state = GameState(task.fingerprint, entry, names, not entry.errors)
     return GameOutcome(state, False, written)
 
