@@ -251,7 +251,7 @@ def _build_incremental(options: BuildOptions, configs: ConfigSet, theme_dir: Pat
         remove_stale(out, state.games[slug].paths, set())
     new_state = BuildState(state.site_fingerprint, states, [p for p, _ in site] + [MOVES_NAME],
                            layout)
-    save_state(out, new_state)
+    save_state(out, new_state, keep=True)
 
 
 # ---------------------------------------------------------------------------------------

@@ -89,6 +89,8 @@ class ConfigSet:
     diagnostics: list[Diagnostic]
     records: list[Path] = field(default_factory=list)
     """The event's record files, in the order they were found."""
+    _shared: dict[GameSettings, GameSettings] = field(default_factory=dict, repr=False,
+                                                      compare=False)
 
     def settings_for(self, record: Path) -> GameSettings:
         """Root defaults, then each enclosing folder's overlay, then matching globs."""
@@ -100,7 +102,9 @@ class ConfigSet:
                 for pattern, override in overlay.games:
                     if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(record.name, pattern):
                         values.update(override)
-        return replace(GameSettings(), **values)
+        settings = replace(GameSettings(), **values)
+        # Most games of an event share their settings: one object for each distinct set.
+        return self._shared.setdefault(settings, settings)
 
     @property
     def has_errors(self) -> bool:

@@ -15,7 +15,6 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ class GameState:
     clean: bool = True
     """Whether the record replayed without errors (watch mode keeps the last clean pages
     while an editor's half-written save does not parse)."""
+    _json_text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Every game has an index.html, a 1.html, a 2.html...: a large event keeps one
@@ -50,11 +50,17 @@ class GameState:
         """The game's files, relative to the output folder."""
         return [f"{self.entry.slug}/{name}" for name in self.files]
 
-    @cached_property
-    def json_text(self) -> str:
-        return json.dumps({"fingerprint": self.fingerprint, "files": self.files,
-                           "clean": self.clean, "entry": _entry_json(self.entry)},
-                          ensure_ascii=False, separators=(",", ":"))
+    def json_text(self, keep: bool) -> str:
+        """This game's part of the state file; ``keep`` it for the next save, as a watch
+        session saves again and again with most games unchanged."""
+        text = self._json_text
+        if text is None:
+            text = json.dumps({"fingerprint": self.fingerprint, "files": self.files,
+                               "clean": self.clean, "entry": _entry_json(self.entry)},
+                              ensure_ascii=False, separators=(",", ":"))
+            if keep:
+                self._json_text = text
+        return text
 
 
 @dataclass
@@ -66,26 +72,28 @@ class BuildState:
     moves_layout: list[tuple[str, int]] = field(default_factory=list)
     """Where each game's rows are in the event's ``moves.csv`` (pgm.event_moves)."""
 
-    def chunks(self) -> Iterator[str]:
+    def chunks(self, keep: bool = False) -> Iterator[str]:
         """The compact JSON, game by game, so that it can be written without being held
-        whole; each game's part is kept on its state, so a rebuild that carries most
-        games over only joins their text."""
+        whole; with ``keep``, each game's part is kept on its state, so the next save
+        after a rebuild that carried most games over only joins their text."""
         head = json.dumps({"format": _FORMAT, "site": self.site_fingerprint,
                            "site_files": self.site_files, "moves_layout": self.moves_layout},
                           ensure_ascii=False, separators=(",", ":"))
         yield f'{head[:-1]},"games":{{'
         for number, (slug, game) in enumerate(sorted(self.games.items())):
-            yield f"{',' if number else ''}{json.dumps(slug, ensure_ascii=False)}:{game.json_text}"
+            key = json.dumps(slug, ensure_ascii=False)
+            yield f"{',' if number else ''}{key}:{game.json_text(keep)}"
         yield "}}"
 
 
-def save_state(folder: Path, state: BuildState) -> None:
-    """Write the state into ``folder`` by one rename, and keep it for the next build."""
+def save_state(folder: Path, state: BuildState, keep: bool = False) -> None:
+    """Write the state into ``folder`` by one rename, and keep it for the next build
+    (with each game's text when ``keep``: a rebuild in a watch session)."""
     path = folder / STATE_NAME
     temp = folder / f".{STATE_NAME}.{os.getpid()}.tmp"
     try:
         with open(temp, "w", encoding="utf-8") as handle:
-            handle.writelines(state.chunks())
+            handle.writelines(state.chunks(keep))
         os.replace(temp, path)
     finally:
         temp.unlink(missing_ok=True)
