@@ -7,16 +7,18 @@ how to write it: into a staging folder, or file by file with atomic renames.
 from __future__ import annotations
 
 import json
+from html import escape
 from pathlib import Path
-from typing import Any
-from xml.sax.saxutils import escape
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
 from pgm.config import ConfigSet
-from pgm.games import LoadedGame
 from pgm.markdown import render_markdown
 from pgm.site_model import GameEntry, group_games, player_index
+
+if TYPE_CHECKING:
+    from pgm.games import LoadedGame
 
 Files = list[tuple[str, str | bytes]]
 
@@ -78,7 +80,7 @@ def _absolute_root(base_url: str | None) -> str:
 
 def _sitemap(base_url: str, urls: list[str]) -> str:
     base = base_url.rstrip("/")
-    items = "".join(f"<url><loc>{escape(f'{base}/{u}')}</loc></url>\n" for u in urls)
+    items = "".join(f"<url><loc>{escape(f'{base}/{u}', quote=False)}</loc></url>\n" for u in urls)
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
             f"{items}</urlset>\n")

@@ -18,16 +18,19 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
 
 from pgm.config import ConfigSet, GameSettings
 from pgm.discover import Source
-from pgm.games import load_game
 from pgm.output import write_files
 from pgm.render import make_environment
 from pgm.site_pages import render_game_files
 from pgm.state import GameState, atomic_write
+
+if TYPE_CHECKING:
+    from pgm.games import LoadedGame
 
 _MIN_GAMES_FOR_WORKERS = 8
 
@@ -59,13 +62,23 @@ class GameOutcome:
 class _Worker:
     configs: ConfigSet
     env: jinja2.Environment
+    load_game: Callable[[Source, GameSettings, bytes], LoadedGame]
 
 
 _WORKER: list[_Worker] = []
 
 
 def _init(configs: ConfigSet, theme_dir: Path | None) -> None:
-    _WORKER[:] = [_Worker(configs, make_environment(theme_dir))]
+    _WORKER[:] = [_Worker(configs, make_environment(theme_dir), _game_loader())]
+
+
+def _game_loader() -> Callable[[Source, GameSettings, bytes], LoadedGame]:
+    """The readers, replays and page makers of every game kind are imported when a game
+    is rendered, not before: a rebuild with nothing changed never needs them. The pool
+    asks for them before it forks, so workers start with them loaded."""
+    from pgm.games import load_game
+
+    return load_game
 
 
 def _init_process(configs: ConfigSet, theme_dir: Path | None) -> None:
@@ -92,7 +105,7 @@ def run_task(task: GameTask) -> GameOutcome:
     worker = _WORKER[0]
     if task.parent is not None and os.getppid() != task.parent:
         os._exit(1)  # the build that started this worker is gone
-    game = load_game(task.source, task.settings, task.source.path.read_bytes())
+    game = worker.load_game(task.source, task.settings, task.source.path.read_bytes())
     entry = game.entry
     previous = task.previous
     if task.keep_last_good and previous is not None and previous.clean and entry.errors:
@@ -150,6 +163,7 @@ def run_tasks(tasks: list[GameTask], configs: ConfigSet, theme_dir: Path | None,
             if tick:
                 tick(1)
         return
+    _game_loader()
     context = multiprocessing.get_context("fork")
     parent = os.getpid()
     tasks = [replace(task, parent=parent) for task in tasks]
