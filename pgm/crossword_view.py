@@ -32,7 +32,7 @@ class Square:
     points: str
     css: str
     """Short classes the stylesheet knows: premium (tw, dw, tl, dl, qw, ql), c (centre),
-    t (tile), b (blank), n (just played)."""
+    b (blank), n (just played); a tile is known by its ``data-l``."""
     label: str
     """Accessible name: coordinate, content and premium."""
 
@@ -90,7 +90,7 @@ def _tile_square(label: str, layout: Layout, dist: Distribution, row: int, col: 
                  new: bool, orientation: Orientation) -> Square:
     blank = is_blank(label)
     points = 0 if blank else dist.points(label)
-    css = "t" + (" b" if blank else "") + (" n" if new else "")
+    css = " ".join(filter(None, ("b" if blank else "", "n" if new else "")))
     name = orientation.name(row, col)
     what = f"blank as {label.upper()}" if blank else label
     premium = layout.premium(row, col).description
