@@ -30,6 +30,7 @@ from pgm.fragments import memo
 from pgm.markdown import render_markdown
 from pgm.page_parts import navigation
 from pgm.page_plan import PagePlan
+from pgm.render import printed
 
 
 @dataclass(frozen=True)
@@ -90,11 +91,9 @@ class TurnPages:
         number, position = turn.number, turn.position
         move_text = self._sheet[index].summary
         nav = navigation(number, len(game.turns))
-        spoiler = self._context["spoiler_free"] and number == 1
         unseen = unseen_view(game, position)
         values = dict(
-            title=(f"{self._context['game'].label} · turn {number}" if spoiler
-                   else f"Turn {number}: {move_text} · {self._context['game'].label}"),
+            title=self._title(number, move_text),
             number=number, move_text=move_text,
             board_caption=f"Board after turn {number}: {move_text}",
             head_links=self._head_links(nav), nav_html=self._nav(nav=nav),
@@ -115,6 +114,14 @@ class TurnPages:
                                          frozenset((t.row, t.col) for t in turn.placed),
                                          self._orientation))
         return values
+
+    def _title(self, number: int, move_text: str) -> Markup:
+        """The page title, written with entities so that a page of plain letters stays
+        one byte per character in memory and is written without re-encoding."""
+        label = printed(self._context["game"].label)
+        if self._context["spoiler_free"] and number == 1:
+            return Markup(f"{label} &middot; turn {number}")
+        return Markup(f"Turn {number}: {printed(move_text)} &middot; {label}")
 
     def _notes(self, index: int) -> str:
         notes = self._game.turns[index].event.notes

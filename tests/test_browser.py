@@ -170,7 +170,7 @@ def test_home_end_and_the_help(page: Page, base: str) -> None:
 
     toggle = page.get_by_role("button", name="?")
     help_box = page.locator("#key-help")
-    expect(toggle).to_be_visible()  # hidden in the HTML, shown by pgm.js
+    expect(toggle).to_be_visible()  # made by pgm.js: no page carries it without scripts
     expect(help_box).to_be_hidden()
     page.keyboard.press("?")
     expect(help_box).to_be_visible()
