@@ -88,7 +88,8 @@ def main() -> None:
         peak_mb, cpu = usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
         turn_pages = [p for p in out.rglob("[0-9]*.html")]
         sizes = [p.stat().st_size for p in turn_pages]
-        floor_seconds = floor(out, Path(temp) / "floor")
+        # The disk of a shared machine is not steady: the floor is the best of three.
+        floor_seconds = min(floor(out, Path(temp) / f"floor-{n}") for n in range(3))
         unchanged = run_build(event, out, args.jobs)
         edit(records[len(records) // 2])
         one_change = run_build(event, out, args.jobs)
