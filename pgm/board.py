@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 
 class Premium(str, enum.Enum):
@@ -91,7 +91,7 @@ class Layout:
     premiums: tuple[tuple[Premium, ...], ...]
     bingo_bonus: int = 50
 
-    @property
+    @cached_property
     def size(self) -> int:
         return len(self.premiums)
 
@@ -101,6 +101,17 @@ class Layout:
 
     def premium(self, row: int, col: int) -> Premium:
         return self.premiums[row][col]
+
+    @cached_property
+    def letter_multipliers(self) -> tuple[int, ...]:
+        """Each square's letter multiplier, row by row like a position's cells, so that
+        scoring reads a square by its index."""
+        return tuple(p.letter_multiplier for row in self.premiums for p in row)
+
+    @cached_property
+    def word_multipliers(self) -> tuple[int, ...]:
+        """Each square's word multiplier, row by row like a position's cells."""
+        return tuple(p.word_multiplier for row in self.premiums for p in row)
 
 
 def _layout(name: str, rows: tuple[str, ...]) -> Layout:

@@ -9,10 +9,12 @@ position before it, so a site can still show the game up to the problem.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
 
-from pgm.board import parse_coordinate
-from pgm.crossword_model import CrosswordGame, Position, Turn, board_counts
+from pgm.board import Placement, parse_coordinate
+from pgm.crossword_model import CrosswordGame, Position, Turn
 from pgm.crossword_racks import with_known_racks
 from pgm.crossword_rules import Rules, choose_rules
 from pgm.diagnostics import DiagnosticSink
@@ -20,12 +22,13 @@ from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import (
     RACK_SIZE,
     Cells,
+    PlacedTile,
     PlacementError,
     ScoredPlay,
     place_play,
     touches_tiles,
 )
-from pgm.tiles import BLANK, UNKNOWN, TileError, rack_label
+from pgm.tiles import BLANK, RACK_LABELS, UNKNOWN, Distribution, TileError
 
 MAX_SCORELESS_TURNS = 6
 
@@ -35,17 +38,86 @@ def recorded_totals(sink: DiagnosticSink, event: Event, player: int,
     """The scores after ``event``: the recorded total, checked against the previous total
     plus the event's score (a mismatch is a warning; the record's figure is kept). Shared
     by every GCG-based replay."""
+    check_total(sink, event, player, scores)
+    return _with_total(scores, player, event.cumulative)
+
+
+def check_total(sink: DiagnosticSink, event: Event, player: int,
+                scores: tuple[int, ...]) -> None:
+    """Warn when the recorded total is not the previous total plus the event's score."""
     expected = scores[player] + event.score
     if expected != event.cumulative:
         sink.warning(event.line, f"cumulative score is {event.cumulative}, but "
                                  f"{scores[player]} {event.score:+d} = {expected}")
-    updated = list(scores)
-    updated[player] = event.cumulative
-    return tuple(updated)
+
+
+def _with_total(scores: tuple[int, ...], player: int, total: int) -> tuple[int, ...]:
+    return scores[:player] + (total,) + scores[player + 1:]
 
 
 class _StopReplay(Exception):
     pass
+
+
+class _Move(NamedTuple):
+    """What an event handler starts from. A named tuple, not a dataclass: one is made
+    for every event of every game, and it is only read."""
+
+    number: int
+    event: Event
+    player: int
+    rack: tuple[str, ...] | None
+    before: Position
+    scores: tuple[int, ...]
+    """The scores after the event: the recorded totals (checked once the handler is done,
+    so that its warnings come first)."""
+
+    def turn(self, position: Position, **details: Any) -> Turn:
+        """The replayed event; ``details`` are Turn fields (``rack`` defaults to the move's)."""
+        details.setdefault("rack", self.rack)
+        return Turn(self.number, self.event, self.player, position, **details)
+
+    def same_board(self, **changes: Any) -> Position:
+        """The position before, with the new scores: events that do not touch the board."""
+        return replace(self.before, scores=self.scores, **changes)
+
+
+class _Supply:
+    """The tiles on the board by rack label (``?`` for blanks), kept up to date play by
+    play, so that checking a rack against the set is a few lookups, not a board count."""
+
+    def __init__(self, distribution: Distribution) -> None:
+        self.distribution = distribution
+        self.on_board: dict[str, int] = {}
+        self.board_over = False
+        """Whether the board alone holds more of some tile than the set has."""
+
+    def add(self, placed: tuple[PlacedTile, ...]) -> None:
+        on_board, counts = self.on_board, self.distribution.counts
+        for tile in placed:
+            label = RACK_LABELS[tile.label]
+            on_board[label] = on_board.get(label, 0) + 1
+            if on_board[label] > counts.get(label, 0):
+                self.board_over = True
+
+    def remove(self, placed: tuple[PlacedTile, ...]) -> None:
+        for tile in placed:
+            self.on_board[RACK_LABELS[tile.label]] -= 1
+        counts = self.distribution.counts
+        self.board_over = any(n > counts.get(t, 0) for t, n in self.on_board.items())
+
+    def excess(self, rack: tuple[str, ...] | None) -> list[str]:
+        """Messages for each tile the board and ``rack`` hold more of than the set has."""
+        known = [t for t in rack or () if t != UNKNOWN]
+        on_board, counts = self.on_board, self.distribution.counts
+        if not self.board_over and all(on_board.get(t, 0) + known.count(t) <= counts.get(t, 0)
+                                       for t in known):
+            return []
+        held = Counter(on_board)
+        held.update(known)
+        return [f"{count} {label!r} tiles on the board and rack, but the "
+                f"{self.distribution.name} set has {counts.get(label, 0)}"
+                for label, count in sorted(held.items()) if count > counts.get(label, 0)]
 
 
 @dataclass
@@ -58,6 +130,11 @@ class _Replay:
     def __post_init__(self) -> None:
         self.start_position = self.start()
         """Kept for a withdrawal of the very first play, which returns to it."""
+        self.supply = _Supply(self.rules.distribution)
+        self.seats: dict[str, list[int]] = {}
+        """The seats of each nickname (two players may share one)."""
+        for seat, player in enumerate(self.record.players):
+            self.seats.setdefault(player.nick, []).append(seat)
 
     @property
     def players(self) -> int:
@@ -75,7 +152,7 @@ class _Replay:
 
     def run(self) -> tuple[Position, int | None]:
         position = start = self.start_position
-        self._check_stated_racks(self.record.initial_racks, start)
+        self._check_stated_racks(self.record.initial_racks)
         for number, event in enumerate(self.record.events, start=1):
             try:
                 turn = self._event(number, event, position)
@@ -83,44 +160,35 @@ class _Replay:
                 return start, event.line
             self.turns.append(turn)
             position = turn.position
-            self._check_stated_racks(event.racks_after, position)
+            self._check_stated_racks(event.racks_after)
         return start, None
 
-    def _check_stated_racks(self, racks: tuple[tuple[int, str, int], ...],
-                            position: Position) -> None:
+    def _check_stated_racks(self, racks: tuple[tuple[int, str, int], ...]) -> None:
         for _seat, text, line in racks:
             rack = self._rack(Event(line, EventKind.PASS, "", text, 0, 0))
-            self._check_supply(line, position.cells, rack)
+            self._check_supply(line, rack)
 
     # -- one event ---------------------------------------------------------------------
 
     def _event(self, number: int, event: Event, before: Position) -> Turn:
         player = self._player(event, before)
         rack = self._rack(event)
-        handler = {
-            EventKind.PLAY: self._play, EventKind.PASS: self._pass,
-            EventKind.EXCHANGE: self._exchange, EventKind.WITHDRAWAL: self._withdrawal,
-            EventKind.CHALLENGE_BONUS: self._challenge_bonus,
-            EventKind.END_RACK_POINTS: self._end_rack_points,
-            EventKind.END_RACK_PENALTY: self._end_rack_penalty,
-            EventKind.TIME_PENALTY: self._time_penalty,
-        }[event.kind]
         if event.kind.is_turn:
             self._check_turn_order(event, player, before)
-        turn = handler(Turn(number, event, player, before, rack=rack), before)
-        scores = recorded_totals(self.sink, event, player, before.scores)
-        position = replace(turn.position, scores=scores)
-        return replace(turn, position=position)
+        scores = _with_total(before.scores, player, event.cumulative)
+        turn = _HANDLERS[event.kind](self, _Move(number, event, player, rack, before, scores))
+        check_total(self.sink, event, player, before.scores)
+        return turn
 
     def _player(self, event: Event, before: Position) -> int:
-        seats = [i for i, p in enumerate(self.record.players) if p.nick == event.nick]
+        seats = self.seats.get(event.nick)
         if not seats:
             known = ", ".join(p.nick for p in self.record.players) or "none"
             self.sink.error(event.line, f"no player has the nickname {event.nick!r} "
                                         f"(players: {known})")
             raise _StopReplay
         if len(seats) > 1 and before.to_move in seats and event.kind.is_turn:
-            return before.to_move
+            return before.to_move  # type: ignore[return-value]
         if len(seats) > 1 and self.turns and event.kind is not EventKind.END_RACK_POINTS:
             last = self.turns[-1].player
             return last if last in seats else seats[0]
@@ -152,100 +220,98 @@ class _Replay:
             self.sink.warning(event.line, f"rack {event.rack!r} is not valid ({exc}); "
                                           "it is treated as unknown")
             return None
-        return tuple(label.upper() if label != BLANK else label for label in labels)
+        return tuple(map(str.upper, labels))  # the blank, ``?``, is its own upper case
 
     # -- turns -------------------------------------------------------------------------
 
-    def _next_seat(self, player: int) -> int:
-        return (player + 1) % self.players
-
-    def _after_turn(self, turn: Turn, before: Position, scoreless: bool, **changes: object) -> Turn:
+    def _after_turn(self, move: _Move, *, scoreless: bool, last_move: str,
+                    cells: Cells | None = None, bag: int | None = None,
+                    rack_sizes: tuple[int, ...] | None = None, went_out: bool = False,
+                    ) -> Position:
+        before = move.before
         zeros = before.scoreless_turns + 1 if scoreless else 0
-        over = before.game_over or zeros >= MAX_SCORELESS_TURNS
-        position = replace(before, to_move=None if over else self._next_seat(turn.player),
-                           scoreless_turns=zeros, game_over=over, **changes)  # type: ignore[arg-type]
-        return replace(turn, position=position)
+        over = before.game_over or zeros >= MAX_SCORELESS_TURNS or went_out
+        return Position(
+            cells=before.cells if cells is None else cells, scores=move.scores,
+            to_move=None if over else (move.player + 1) % self.players,
+            scoreless_turns=zeros, bag=before.bag if bag is None else bag,
+            rack_sizes=before.rack_sizes if rack_sizes is None else rack_sizes,
+            game_over=over, last_move=last_move)
 
-    def _play(self, turn: Turn, before: Position) -> Turn:
-        event = turn.event
+    def _play(self, move: _Move) -> Turn:
+        event, before = move.event, move.before
         placement = parse_coordinate(event.position)
         if placement is None:
             self.sink.error(event.line, f"{event.position!r} is not a coordinate "
                                         "(expected e.g. 8D across or D8 down)")
             raise _StopReplay
         scored = self._place(event, before, placement)
-        self._check_play(turn, before, scored)
+        self._check_play(move, scored)
+        self.supply.add(scored.placed)
         sizes = list(before.rack_sizes)
-        sizes[turn.player] -= len(scored.placed)
         drawn = min(len(scored.placed), before.bag)
-        sizes[turn.player] += drawn
-        went_out = before.bag == 0 and sizes[turn.player] <= 0
-        turn = replace(turn, placed=scored.placed, words=scored.words,
-                       computed_score=scored.score)
-        turn = self._after_turn(turn, before, scoreless=False, cells=scored.cells,
-                                bag=before.bag - drawn, rack_sizes=tuple(sizes),
-                                last_move=scored.notation)
-        if went_out:
-            turn = replace(turn, position=replace(turn.position, game_over=True, to_move=None))
-        return turn
+        sizes[move.player] += drawn - len(scored.placed)
+        position = self._after_turn(move, scoreless=False, last_move=scored.notation,
+                                    cells=scored.cells, bag=before.bag - drawn,
+                                    rack_sizes=tuple(sizes),
+                                    went_out=before.bag == 0 and sizes[move.player] <= 0)
+        return move.turn(position, placed=scored.placed, words=scored.words,
+                         computed_score=scored.score)
 
-    def _place(self, event: Event, before: Position, placement: object) -> ScoredPlay:
+    def _place(self, event: Event, before: Position, placement: Placement) -> ScoredPlay:
         rules = self.rules
         try:
             labels = rules.codec.split(event.word, allow=".")
             return place_play(before.cells, rules.layout, rules.distribution,
-                              placement, labels)  # type: ignore[arg-type]
+                              placement, labels)
         except (TileError, PlacementError) as exc:
             self.sink.error(event.line, f"cannot place {event.position} {event.word}: {exc}")
             raise _StopReplay from None
 
-    def _check_play(self, turn: Turn, before: Position, scored: ScoredPlay) -> None:
-        event = turn.event
+    def _check_play(self, move: _Move, scored: ScoredPlay) -> None:
+        event = move.event
         line = event.line
         for warning in scored.warnings:
             self.sink.warning(line, warning)
         if scored.score != event.score:
             self.sink.warning(line, f"{event.position} {event.word} is recorded as "
                                     f"{event.score:+d}, but the board scores it {scored.score:+d}")
-        size = self.rules.layout.size
-        first_play = not any(before.cells)
-        if first_play and self.rules.layout.center not in {(t.row, t.col) for t in scored.placed}:
+        layout = self.rules.layout
+        first_play = not any(self.supply.on_board.values())
+        if first_play and layout.center not in {(t.row, t.col) for t in scored.placed}:
             self.sink.warning(line, "the first play does not cover the centre square")
-        elif not first_play and not touches_tiles(scored.cells, size, scored.placed):
+        elif not first_play and not touches_tiles(scored.cells, layout.size, scored.placed):
             self.sink.warning(line, f"{event.position} {event.word} does not touch any tile "
                                     "on the board")
-        played = Counter(rack_label(t.label) for t in scored.placed)
-        self._check_subset(line, played, turn.rack, "played tiles")
-        self._check_supply(line, before.cells, turn.rack)
+        played = [RACK_LABELS[t.label] for t in scored.placed]
+        self._check_subset(line, played, move.rack, "played tiles")
+        self._check_supply(line, move.rack)
 
-    def _check_subset(self, line: int, tiles: Counter[str], rack: tuple[str, ...] | None,
+    def _check_subset(self, line: int, tiles: list[str], rack: tuple[str, ...] | None,
                       what: str) -> None:
         if rack is None or UNKNOWN in rack:
             return
-        missing = tiles - Counter(rack)
+        left = list(rack)
+        missing = []
+        for tile in tiles:
+            if tile in left:
+                left.remove(tile)
+            else:
+                missing.append(tile)
         if missing:
-            listed = "".join(sorted(missing.elements()))
+            listed = "".join(sorted(missing))
             self.sink.warning(line, f"{what} {listed} are not on the rack {''.join(rack)}")
 
-    def _check_supply(self, line: int, cells: Cells, rack: tuple[str, ...] | None) -> None:
+    def _check_supply(self, line: int, rack: tuple[str, ...] | None) -> None:
         """More of a tile on the board and rack than the bag ever held is a recording error."""
-        held: Counter[str] = Counter()
-        for label, count in board_counts(cells).items():
-            held[rack_label(label)] += count
-        held.update(t for t in (rack or ()) if t != UNKNOWN)
-        tiles = self.rules.distribution.tiles
-        for label, count in sorted(held.items()):
-            supply = tiles[label].count if label in tiles else 0
-            if count > supply:
-                self.sink.warning(line, f"{count} {label!r} tiles on the board and rack, "
-                                        f"but the {self.rules.distribution.name} set has "
-                                        f"{supply}")
+        for message in self.supply.excess(rack):
+            self.sink.warning(line, message)
 
-    def _pass(self, turn: Turn, before: Position) -> Turn:
-        return self._after_turn(turn, before, scoreless=True, last_move="-")
+    def _pass(self, move: _Move) -> Turn:
+        return move.turn(self._after_turn(move, scoreless=True, last_move="-"))
 
-    def _exchange(self, turn: Turn, before: Position) -> Turn:
-        event = turn.event
+    def _exchange(self, move: _Move) -> Turn:
+        event, before = move.event, move.before
         if event.exchange_count is not None:
             count, notation = event.exchange_count, f"-{event.exchange_count}"
         else:
@@ -255,27 +321,28 @@ class _Replay:
                 self.sink.warning(event.line, f"exchanged tiles {event.tiles!r}: {exc}")
                 tiles = []
             count, notation = len(tiles), f"-{event.tiles}"
-            self._check_subset(event.line, Counter(t.upper() for t in tiles), turn.rack,
+            self._check_subset(event.line, [t.upper() for t in tiles], move.rack,
                                "exchanged tiles")
         if before.bag < RACK_SIZE:
             self.sink.warning(event.line, f"exchange of {count} with only {before.bag} tiles "
                                           "in the bag")
         if event.score != 0:
             self.sink.warning(event.line, f"an exchange scores +0, not {event.score:+d}")
-        return self._after_turn(turn, before, scoreless=True, last_move=notation)
+        return move.turn(self._after_turn(move, scoreless=True, last_move=notation))
 
     # -- events around turns -----------------------------------------------------------
 
-    def _withdrawal(self, turn: Turn, before: Position) -> Turn:
-        event = turn.event
+    def _withdrawal(self, move: _Move) -> Turn:
+        event, before = move.event, move.before
         phoney = self.turns[-1] if self.turns else None
         is_own_play = (phoney is not None and phoney.event.kind is EventKind.PLAY
-                       and phoney.player == turn.player)
+                       and phoney.player == move.player)
         if phoney is None or not is_own_play:
             self.sink.warning(event.line, f"'--' withdraws a play, but the previous event is not "
                                           f"a play by {event.nick}; the board is left as it is")
-            return replace(turn, position=before)
+            return move.turn(move.same_board())
         self.turns[-1] = replace(phoney, withdrawn=True)
+        self.supply.remove(phoney.placed)
         if event.score != -phoney.event.score:
             self.sink.warning(event.line, f"withdrawal takes back {event.score:+d}, but the "
                                           f"play scored {phoney.event.score:+d}")
@@ -283,38 +350,39 @@ class _Replay:
             self.sink.warning(event.line, f"withdrawal rack {event.rack} differs from the "
                                           f"rack of the play, {phoney.event.rack}")
         earlier = self.turns[-2].position if len(self.turns) > 1 else self.start_position
-        position = replace(earlier, to_move=before.to_move, scores=before.scores,
-                           scoreless_turns=earlier.scoreless_turns + 1,
+        zeros = earlier.scoreless_turns + 1
+        over = zeros >= MAX_SCORELESS_TURNS
+        position = replace(earlier, to_move=None if over else before.to_move,
+                           scores=move.scores, scoreless_turns=zeros,
+                           game_over=over or earlier.game_over,
                            last_move=f"challenge {phoney.position.last_move}")
-        if position.scoreless_turns >= MAX_SCORELESS_TURNS:
-            position = replace(position, game_over=True, to_move=None)
-        return replace(turn, position=position, removed=phoney.placed)
+        return move.turn(position, removed=phoney.placed)
 
-    def _challenge_bonus(self, turn: Turn, before: Position) -> Turn:
-        event = turn.event
+    def _challenge_bonus(self, move: _Move) -> Turn:
+        event = move.event
         last_turns = [t for t in self.turns if t.event.kind is not EventKind.CHALLENGE_BONUS]
         if not last_turns or last_turns[-1].event.kind is not EventKind.PLAY \
-                or last_turns[-1].player != turn.player:
+                or last_turns[-1].player != move.player:
             self.sink.warning(event.line, f"challenge bonus for {event.nick}, whose last event "
                                           "is not a play that could be challenged")
         if event.score < 0:
             self.sink.warning(event.line, f"a challenge bonus is positive, not {event.score:+d}")
-        return replace(turn, rack=None, position=before)
+        return move.turn(move.same_board(), rack=None)
 
-    def _end_rack_points(self, turn: Turn, before: Position) -> Turn:
-        event = turn.event
+    def _end_rack_points(self, move: _Move) -> Turn:
+        event = move.event
         value = self._tiles_value(event)
         if value is not None and event.score not in (2 * value, value):
             self.sink.warning(event.line, f"({event.tiles}) is worth {value}: expected "
                                           f"+{2 * value} (twice the rack), recorded "
                                           f"{event.score:+d}")
-        if not before.game_over:
+        if not move.before.game_over:
             self.sink.warning(event.line, "points for the opponent's rack, but no player has "
                                           "gone out")
-        return self._game_end(turn, before)
+        return self._game_end(move)
 
-    def _end_rack_penalty(self, turn: Turn, before: Position) -> Turn:
-        event = turn.event
+    def _end_rack_penalty(self, move: _Move) -> Turn:
+        event = move.event
         value = self._tiles_value(event)
         if value is not None and event.score not in (-value, -2 * value):
             self.sink.warning(event.line, f"({event.tiles}) is worth {value}: expected "
@@ -322,18 +390,18 @@ class _Replay:
         if event.rack and event.rack != event.tiles:
             self.sink.warning(event.line, f"rack {event.rack} differs from the penalised "
                                           f"tiles ({event.tiles})")
-        return self._game_end(turn, before)
+        return self._game_end(move)
 
-    def _time_penalty(self, turn: Turn, before: Position) -> Turn:
-        event = turn.event
+    def _time_penalty(self, move: _Move) -> Turn:
+        event = move.event
         if event.score > 0:
             self.sink.warning(event.line, f"a time penalty is negative, not {event.score:+d}")
-        if not before.game_over:
+        if not move.before.game_over:
             self.sink.warning(event.line, "time penalty before the end of the game")
-        return replace(turn, rack=None, position=before)
+        return move.turn(move.same_board(), rack=None)
 
-    def _game_end(self, turn: Turn, before: Position) -> Turn:
-        return replace(turn, rack=None, position=replace(before, game_over=True, to_move=None))
+    def _game_end(self, move: _Move) -> Turn:
+        return move.turn(move.same_board(game_over=True, to_move=None), rack=None)
 
     def _tiles_value(self, event: Event) -> int | None:
         try:
@@ -341,7 +409,18 @@ class _Replay:
         except TileError as exc:
             self.sink.warning(event.line, f"({event.tiles}): {exc}")
             return None
-        return sum(self.rules.distribution.points(t.upper() if t != BLANK else t) for t in tiles)
+        points = self.rules.distribution.label_points
+        return sum(points[t.upper() if t != BLANK else t] for t in tiles)
+
+
+_HANDLERS: dict[EventKind, Callable[[_Replay, _Move], Turn]] = {
+    EventKind.PLAY: _Replay._play, EventKind.PASS: _Replay._pass,
+    EventKind.EXCHANGE: _Replay._exchange, EventKind.WITHDRAWAL: _Replay._withdrawal,
+    EventKind.CHALLENGE_BONUS: _Replay._challenge_bonus,
+    EventKind.END_RACK_POINTS: _Replay._end_rack_points,
+    EventKind.END_RACK_PENALTY: _Replay._end_rack_penalty,
+    EventKind.TIME_PENALTY: _Replay._time_penalty,
+}
 
 
 def replay(record: GcgRecord, *, distribution: str | None = None, board: str | None = None,
@@ -353,5 +432,5 @@ def replay(record: GcgRecord, *, distribution: str | None = None, board: str | N
     run = _Replay(record, rules, sink)
     start, stopped = run.run()
     turns, start_racks = with_known_racks(record, rules, run.turns)
-    start = replace(start, racks=start_racks)
+    start = start.with_racks(start_racks)
     return CrosswordGame(record, rules, start, tuple(turns), tuple(sink.items), stopped)

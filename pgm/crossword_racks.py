@@ -9,7 +9,6 @@ one pass; ``#rackN`` and ``#incomplete`` pragmas and end-of-game lines fill in t
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
 from pgm.crossword_model import Turn
 from pgm.crossword_rules import Rules
@@ -30,7 +29,7 @@ def with_known_racks(record: GcgRecord, rules: Rules,
         for seat, rack, _line in turn.event.racks_after:
             if seat < seats:
                 held[seat] = _split(rules, rack)
-        result[index] = replace(turn, position=replace(turn.position, racks=tuple(held)))
+        result[index] = turn.with_position(turn.position.with_racks(tuple(held)))
         _step_back(turn, held, rules)
     for seat, rack, _line in record.initial_racks:
         if seat < seats:

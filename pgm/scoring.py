@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pgm.board import Layout, Placement, column_name
-from pgm.tiles import Distribution, is_blank
+from pgm.tiles import Distribution
 
 RACK_SIZE = 7
 
@@ -51,93 +51,122 @@ def square_name(row: int, col: int) -> str:
 
 def place_play(cells: Cells, layout: Layout, dist: Distribution, placement: Placement,
                labels: list[str]) -> ScoredPlay:
-    """Put ``labels`` (``.`` = played through) on the board starting at ``placement``."""
-    size = layout.size
-    board = list(cells)
-    placed: list[PlacedTile] = []
-    notation: list[str] = []
-    for offset, label in enumerate(labels):
-        row, col = placement.square(offset)
-        if not (0 <= row < size and 0 <= col < size):
-            raise PlacementError(f"the play runs off the board at tile {offset + 1} "
-                                 f"({placement.coordinate()} is {len(labels)} tiles long)")
-        current = board[row * size + col]
-        if label == ".":
-            if not current:
-                raise PlacementError(f"'.' marks a played-through tile at {square_name(row, col)}, "
-                                     "but that square is empty")
-            notation.append(".")
-        elif current:
-            if current.upper() != label.upper():
-                raise PlacementError(f"{square_name(row, col)} already holds {current!r}, "
-                                     f"the play has {label!r} there")
-            notation.append(".")
-        else:
-            board[row * size + col] = label
-            placed.append(PlacedTile(row, col, label))
-            notation.append(f"[{label}]" if len(label) > 1 else label)
-    if not placed:
-        raise PlacementError("the play places no new tile")
-    new = tuple(board)
-    words, score, warnings = _score(new, layout, dist, placement, placed, len(labels))
+    """Put ``labels`` (``.`` = played through) on the board starting at ``placement``.
+
+    Squares are handled by their index in ``cells`` (a step is 1 across, the board's
+    size down): every play of every game comes through here, so index arithmetic and
+    slices replace (row, col) pairs.
+    """
+    step = 1 if placement.horizontal else layout.size
+    new, placed, squares, notation = _lay_tiles(cells, layout.size, placement, step, labels)
+    words, score, warnings = _score(new, layout, dist, step, squares, len(labels))
     bingo = len(placed) == RACK_SIZE
     if bingo:
         score += layout.bingo_bonus
     return ScoredPlay(new, tuple(placed), tuple(words), score, bingo,
-                      f"{placement.coordinate()} {''.join(notation)}", tuple(warnings))
+                      f"{placement.coordinate()} {notation}", tuple(warnings))
 
 
-def _score(cells: Cells, layout: Layout, dist: Distribution, placement: Placement,
-           placed: list[PlacedTile], written_length: int) -> tuple[list[str], int, list[str]]:
-    new_squares = {(t.row, t.col) for t in placed}
+def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels: list[str],
+               ) -> tuple[Cells, list[PlacedTile], list[int], str]:
+    """The board with the new tiles, the tiles, their squares and the ``lm`` notation."""
+    row, col = placement.row, placement.col
+    on_board = 0 <= row < size and 0 <= col < size
+    room = (size - (col if placement.horizontal else row)) if on_board else 0
+    board = list(cells)
+    placed: list[PlacedTile] = []
+    squares: list[int] = []
+    notation: list[str] = []
+    index = row * size + col
+    for offset, label in enumerate(labels):
+        if offset >= room:
+            raise PlacementError(f"the play runs off the board at tile {offset + 1} "
+                                 f"({placement.coordinate()} is {len(labels)} tiles long)")
+        current = board[index]
+        if label == ".":
+            if not current:
+                raise PlacementError(f"'.' marks a played-through tile at "
+                                     f"{_square_of(index, size)}, but that square is empty")
+            notation.append(".")
+        elif current:
+            if current.upper() != label.upper():
+                raise PlacementError(f"{_square_of(index, size)} already holds {current!r}, "
+                                     f"the play has {label!r} there")
+            notation.append(".")
+        else:
+            board[index] = label
+            placed.append(PlacedTile(*divmod(index, size), label))
+            squares.append(index)
+            notation.append(f"[{label}]" if len(label) > 1 else label)
+        index += step
+    if not placed:
+        raise PlacementError("the play places no new tile")
+    return tuple(board), placed, squares, "".join(notation)
+
+
+def _square_of(index: int, size: int) -> str:
+    return square_name(*divmod(index, size))
+
+
+def _score(cells: Cells, layout: Layout, dist: Distribution, along: int, squares: list[int],
+           written_length: int) -> tuple[list[str], int, list[str]]:
+    """The words a play forms and their score; ``along`` is the play's step, ``squares``
+    the indices of its new tiles."""
+    size = layout.size
+    across = size if along == 1 else 1
+    new_squares = set(squares)
     words: list[str] = []
     total = 0
     warnings: list[str] = []
-    first = placed[0]
-    main = _word_through(cells, layout.size, first.row, first.col, placement.horizontal)
+    main = _word_through(cells, size, squares[0], along)
     if len(main) > 1:
-        words.append(_letters(cells, layout.size, main))
+        words.append(_letters(cells, main))
         total += _word_score(cells, layout, dist, main, new_squares)
     if len(main) != written_length:
-        warnings.append(f"the word on the board is {_letters(cells, layout.size, main)}, "
+        warnings.append(f"the word on the board is {_letters(cells, main)}, "
                         f"longer than the {written_length} tiles written")
-    for tile in placed:
-        cross = _word_through(cells, layout.size, tile.row, tile.col, not placement.horizontal)
+    for index in squares:
+        cross = _word_through(cells, size, index, across)
         if len(cross) > 1:
-            words.append(_letters(cells, layout.size, cross))
+            words.append(_letters(cells, cross))
             total += _word_score(cells, layout, dist, cross, new_squares)
     return words, total, warnings
 
 
-def _word_through(cells: Cells, size: int, row: int, col: int,
-                  horizontal: bool) -> list[tuple[int, int]]:
-    """The squares of the contiguous run of tiles through (row, col) in one direction."""
-    dr, dc = (0, 1) if horizontal else (1, 0)
-    while row - dr >= 0 and col - dc >= 0 and cells[(row - dr) * size + col - dc]:
-        row, col = row - dr, col - dc
-    squares = []
-    while row < size and col < size and cells[row * size + col]:
-        squares.append((row, col))
-        row, col = row + dr, col + dc
-    return squares
+def _word_through(cells: Cells, size: int, index: int, step: int) -> range:
+    """The squares of the contiguous run of tiles through ``index`` one way (``step`` 1
+    across, ``size`` down), as indices into ``cells``."""
+    if step == 1:
+        first = index - index % size
+        last = first + size - 1
+    else:
+        first = index % size
+        last = first + size * (size - 1)
+    start = end = index
+    while start > first and cells[start - step]:
+        start -= step
+    while end < last and cells[end + step]:
+        end += step
+    return range(start, end + step, step)
 
 
-def _letters(cells: Cells, size: int, squares: list[tuple[int, int]]) -> str:
-    return "".join(cells[r * size + c] for r, c in squares)
+def _letters(cells: Cells, squares: range) -> str:
+    return "".join(cells[squares.start:squares.stop:squares.step])
 
 
-def _word_score(cells: Cells, layout: Layout, dist: Distribution,
-                squares: list[tuple[int, int]], new_squares: set[tuple[int, int]]) -> int:
+def _word_score(cells: Cells, layout: Layout, dist: Distribution, squares: range,
+                new_squares: set[int]) -> int:
     """Letter premiums and word multipliers count only on squares covered this turn."""
+    points = dist.label_points
+    letter_multipliers = layout.letter_multipliers
+    word_multipliers = layout.word_multipliers
     letters = 0
     multiplier = 1
-    for row, col in squares:
-        label = cells[row * layout.size + col]
-        value = 0 if is_blank(label) else dist.points(label)
-        if (row, col) in new_squares:
-            premium = layout.premium(row, col)
-            value *= premium.letter_multiplier
-            multiplier *= premium.word_multiplier
+    for index in squares:
+        value = points[cells[index]]
+        if index in new_squares:
+            value *= letter_multipliers[index]
+            multiplier *= word_multipliers[index]
         letters += value
     return letters * multiplier
 

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
+from typing import TypeVar
 
 BLANK = "?"
 UNKNOWN = "_"
 DEFAULT_DISTRIBUTION = "english"
+
+_V = TypeVar("_V")
 
 
 class TileError(ValueError):
@@ -47,10 +51,29 @@ class Distribution:
 
     def points(self, label: str) -> int:
         """Face value of a tile on the board or a rack; blanks (lower case, ``?``) are 0."""
+        return self.label_points[label]
+
+    @cached_property
+    def label_points(self) -> dict[str, int]:
+        """``points`` as a table, filled on first sight of each label: scoring looks up
+        every letter of every word, which makes this the replay's busiest lookup."""
+        return LabelTable(self._face_value)
+
+    def _face_value(self, label: str) -> int:
         if label in (BLANK, UNKNOWN) or is_blank(label):
             return 0
         info = self.tiles.get(label)
         return info.points if info else 0
+
+    @cached_property
+    def tile_labels(self) -> frozenset[str]:
+        """Labels written with one tile of the set, in either case (not the blank): a
+        tile string made only of these needs no closer look."""
+        labels = set()
+        for label in self.tiles:
+            if label != BLANK:
+                labels.update(form for form in (label, label.lower()) if form.upper() == label)
+        return frozenset(labels)
 
     def is_vowel(self, label: str) -> bool:
         info = self.tiles.get(label)
@@ -69,6 +92,22 @@ class Distribution:
         return tuple(label for label in self.tiles if len(label) > 1)
 
 
+class LabelTable(dict[str, _V]):
+    """A function of a tile label kept as a dict, each label computed once.
+
+    Replays and turn pages ask the same few dozen labels the same questions hundreds of
+    thousands of times; a dict lookup is several times cheaper than the call.
+    """
+
+    def __init__(self, compute: Callable[[str], _V]) -> None:
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, label: str) -> _V:
+        value = self[label] = self._compute(label)
+        return value
+
+
 def is_blank(label: str) -> bool:
     """A designated blank on the board is written in lower case."""
     return label != label.upper()
@@ -76,7 +115,11 @@ def is_blank(label: str) -> bool:
 
 def rack_label(label: str) -> str:
     """The label a board tile had on the rack: ``?`` for any blank."""
-    return BLANK if is_blank(label) else label
+    return RACK_LABELS[label]
+
+
+RACK_LABELS: LabelTable[str] = LabelTable(lambda label: BLANK if is_blank(label) else label)
+"""``rack_label`` as a table."""
 
 
 @cache
@@ -162,6 +205,8 @@ class TileCodec:
             return [self._check(self._unbracket(p), allow) for p in parts]
         greedy = self._greedy
         if not greedy and "[" not in text:
+            if self.distribution.tile_labels.issuperset(text):
+                return list(text)
             return [self._check(char, allow) for char in text]
         labels: list[str] = []
         i = 0
