@@ -9,18 +9,20 @@ by an atomic rename; a build with nothing changed writes nothing.
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import jinja2
+from typing import TYPE_CHECKING
 
 from pgm import __version__
+from pgm.changes import Plan, plan_games
 from pgm.config import ConfigSet, load_configs
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.discover import assign_slugs, find_records, relative_posix
+from pgm.discover import Source, make_sources, walk_records
 from pgm.event_moves import NAME as MOVES_NAME
 from pgm.event_moves import replace_event_moves, write_event_moves
 from pgm.output import (
@@ -33,10 +35,7 @@ from pgm.output import (
     staging_folder,
     write_file,
 )
-from pgm.render import make_environment
 from pgm.resources import builtin_dir
-from pgm.site_model import GameEntry
-from pgm.site_pages import render_site_files
 from pgm.state import (
     BuildState,
     GameState,
@@ -46,7 +45,10 @@ from pgm.state import (
     save_state,
     tree_fingerprint,
 )
-from pgm.workers import GameTask, default_jobs, remove_stale, run_tasks
+
+if TYPE_CHECKING:
+    from pgm.site_model import GameEntry
+    from pgm.site_pages import Files
 
 
 class BuildError(Exception):
@@ -62,8 +64,8 @@ class BuildOptions:
     keep_last_good: bool = False
     """Keep a game's pages when its record stops replaying cleanly (an editor's
     half-written save while watching); the pages come back once it parses again."""
-    jobs: int = field(default_factory=default_jobs)
-    """Worker processes for rendering games (1: no workers)."""
+    jobs: int | None = None
+    """Worker processes for rendering games (1: no workers; None: one per core)."""
 
 
 @dataclass
@@ -93,128 +95,151 @@ class BuildResult:
 Progress = Callable[[int], None]
 
 
-@dataclass
-class _Plan:
-    """Every game of the event: to be (re)rendered now, or carried over from the state."""
+@dataclass(frozen=True)
+class _Event:
+    """What a build found in the event folder."""
 
-    tasks: list[GameTask] = field(default_factory=list)
-    kept: dict[str, GameState] = field(default_factory=dict)
-    order: list[str] = field(default_factory=list)
+    configs: ConfigSet
+    sources: tuple[Source, ...]
+    """Every record, sorted by path."""
+    found: list[str]
+    """Every record's path below the event folder, in the order ``pgm export`` finds them."""
+    theme_dir: Path | None
 
 
 def build(options: BuildOptions, progress: Callable[[int], Progress] | None = None
           ) -> BuildResult:
     started = time.perf_counter()
-    event = options.event_dir
-    if not event.is_dir():
-        raise BuildError(f"{event} is not a folder")
-    out = options.out or event / "_site"
+    event_dir = options.event_dir
+    if not event_dir.is_dir():
+        raise BuildError(f"{event_dir} is not a folder")
+    out = options.out or event_dir / "_site"
     if options.base_url and not options.base_url.startswith(("http://", "https://")):
         raise BuildError(f"--base-url must be an absolute address such as "
                          f"https://example.org/event/, not {options.base_url!r}")
-    # Only a folder pgm made is skipped as output; any other is searched, so that an
-    # output folder holding records is noticed and refused.
-    records, skipped = find_records(event, exclude=[out] if (out / MARKER).is_file() else [])
-    try:
-        check_output(out, event, records)
-    except OutputError as exc:
-        raise BuildError(str(exc)) from None
-    configs = load_configs(event, sorted({r.parent for r in records}),
-                           {"base_url": options.base_url})
-    configs.records = records
-    if configs.has_errors:
-        raise BuildError("the event configuration has errors:\n" +
-                         "\n".join(str(d) for d in configs.diagnostics))
-    theme_dir = _theme_dir(configs)
-    site_print = _site_fingerprint(configs, theme_dir)
+    event, skipped = _read_event(options, out)
+    site_print = _site_fingerprint(event.configs, event.theme_dir)
     remove_leftovers(out)
     state = load_state(out) if (out / MARKER).is_file() else None
     if state is not None and state.site_fingerprint != site_print:
         state = None  # templates, configuration or pgm changed: render everything
-    result = BuildResult(out, diagnostics=list(configs.diagnostics))
+    result = BuildResult(out, diagnostics=list(event.configs.diagnostics))
     result.diagnostics += [Diagnostic(s.split(":")[0], 0, Severity.WARNING, s) for s in skipped]
     try:
         if state is not None:
-            _build_incremental(options, configs, theme_dir, state, out, result, progress)
+            _build_incremental(options, event, state, out, result, progress)
         else:
-            _build_full(options, configs, theme_dir, site_print, out, result, progress)
-    except jinja2.TemplateError as exc:
-        raise BuildError(f"template error in {_failing_template(exc)}: {exc.message}") from None
-    except OSError as exc:
-        raise BuildError(f"cannot write the site: {exc.strerror}: {exc.filename}") from None
+            _build_full(options, event, site_print, out, result, progress)
+    except Exception as exc:
+        error = _build_error(exc)
+        if error is None:
+            raise
+        raise error from None
     result.seconds = time.perf_counter() - started
     return result
 
 
-def _plan(options: BuildOptions, configs: ConfigSet, state: BuildState | None, target: Path
-          ) -> _Plan:
-    """Which games need rendering: all of them without a state, else the changed ones."""
-    plan = _Plan()
-    for source in assign_slugs(configs.root, configs.records):
-        settings = configs.settings_for(source.path)
-        if settings.draft:
-            continue
-        game_print = fingerprint(source.path.read_bytes(), repr(settings), source.relative)
-        old = state.games.get(source.slug) if state else None
-        plan.order.append(source.slug)
-        if old is not None and old.fingerprint == game_print:
-            plan.kept[source.slug] = old
-        else:
-            plan.tasks.append(GameTask(source, settings, game_print, target, state is not None,
-                                       old, options.keep_last_good))
-    return plan
+def _read_event(options: BuildOptions, out: Path) -> tuple[_Event, list[str]]:
+    """The records, their slugs and the configuration; problems met on the way."""
+    root = options.event_dir
+    # Only a folder pgm made is skipped as output; any other is searched, so that an
+    # output folder holding records is noticed and refused.
+    found, skipped = walk_records(root, exclude=[out] if (out / MARKER).is_file() else [])
+    sources = make_sources(root, found)
+    try:
+        check_output(out, root, [s.path for s in sources])
+    except OutputError as exc:
+        raise BuildError(str(exc)) from None
+    folders = sorted(Path(root, name) for name in {os.path.dirname(r) for r in found})
+    configs = load_configs(root, folders, {"base_url": options.base_url})
+    if configs.has_errors:
+        raise BuildError("the event configuration has errors:\n" +
+                         "\n".join(str(d) for d in configs.diagnostics))
+    return _Event(configs, sources, found, _theme_dir(configs)), skipped
 
 
-def _run(plan: _Plan, options: BuildOptions, configs: ConfigSet, theme_dir: Path | None,
+def _build_error(exc: Exception) -> BuildError | None:
+    """The message for a template error or a failed write; None for anything else.
+    Jinja is imported only when a page is rendered, so a build that rendered nothing
+    cannot have met a template error."""
+    jinja2 = sys.modules.get("jinja2")
+    if jinja2 is not None and isinstance(exc, jinja2.TemplateError):
+        return BuildError(f"template error in {_failing_template(exc)}: {exc.message}")
+    if isinstance(exc, OSError):
+        return BuildError(f"cannot write the site: {exc.strerror}: {exc.filename}")
+    return None
+
+
+def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_place: bool,
          result: BuildResult, progress: Callable[[int], Progress] | None
          ) -> dict[str, GameState]:
     """Render the planned games; returns the state of every game of the event."""
     states = dict(plan.kept)
-    tick = progress(len(plan.tasks)) if progress and plan.tasks else None
-    for task, outcome in zip(plan.tasks, run_tasks(plan.tasks, configs, theme_dir,
-                                                   options.jobs, tick), strict=True):
-        states[task.source.slug] = outcome.state
-        result.rendered_games += not outcome.kept
-        result.files_written += outcome.files_written
+    if plan.changes:
+        states.update(_render_games(plan, options, event, target, in_place, result, progress))
     for slug in plan.order:
-        entry = states[slug].entry
-        result.pages += sum(1 for f in states[slug].files if f.endswith(".html"))
-        result.diagnostics += entry.diagnostics
-        if entry.errors:
-            result.broken_games.append(entry.relative)
+        game = states[slug]
+        result.pages += game.pages
+        result.diagnostics += game.entry.diagnostics
+        if game.entry.errors:
+            result.broken_games.append(game.entry.relative)
     result.games = len(plan.order)
     return states
 
 
-def _entries(plan: _Plan, states: dict[str, GameState]) -> list[GameEntry]:
+def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path,
+                  in_place: bool, result: BuildResult,
+                  progress: Callable[[int], Progress] | None) -> dict[str, GameState]:
+    """The changed games' new states. The worker machinery and the game kinds are
+    imported here, so a build with nothing to render never loads them."""
+    from pgm.workers import GameTask, default_jobs, run_tasks
+
+    tasks = [GameTask(c.source, c.settings, c.fingerprint, target, in_place, c.previous,
+                      options.keep_last_good) for c in plan.changes]
+    tick = progress(len(tasks)) if progress else None
+    states = {}
+    outcomes = run_tasks(tasks, event.configs, event.theme_dir, options.jobs or default_jobs(),
+                         tick)
+    for change, outcome in zip(plan.changes, outcomes, strict=True):
+        outcome.state.remember(change.record)
+        states[change.source.slug] = outcome.state
+        result.rendered_games += not outcome.kept
+        result.files_written += outcome.files_written
+    return states
+
+
+def _entries(plan: Plan, states: dict[str, GameState]) -> list[GameEntry]:
     return [states[slug].entry for slug in plan.order]
 
 
-def _export_order(configs: ConfigSet, entries: list[GameEntry]) -> list[str]:
+def _export_order(event: _Event, states: dict[str, GameState]) -> list[str]:
     """Slugs in the order ``pgm export`` finds the records (the event's moves.csv)."""
-    found = {relative_posix(configs.root, path): index
-             for index, path in enumerate(configs.records)}
-    return [e.slug for e in sorted(entries, key=lambda e: found.get(e.relative, len(found)))]
+    slugs = {source.relative: source.slug for source in event.sources}
+    return [slugs[relative] for relative in event.found if slugs[relative] in states]
+
+
+def _render_site(event: _Event, entries: list[GameEntry]) -> Files:
+    from pgm.render import make_environment
+    from pgm.site_pages import render_site_files
+
+    return render_site_files(make_environment(event.theme_dir), event.configs, entries)
 
 
 # ---------------------------------------------------------------------------------------
 # Full build: everything into a staging folder, swapped in at once
 
 
-def _build_full(options: BuildOptions, configs: ConfigSet, theme_dir: Path | None,
-                site_print: str, out: Path, result: BuildResult,
-                progress: Callable[[int], Progress] | None) -> None:
+def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path,
+                result: BuildResult, progress: Callable[[int], Progress] | None) -> None:
     stage = staging_folder(out)
     try:
-        plan = _plan(options, configs, None, stage)
-        _copy_static(configs, stage, theme_dir)
-        states = _run(plan, options, configs, theme_dir, result, progress)
-        env = make_environment(theme_dir)
-        entries = _entries(plan, states)
-        site = render_site_files(env, configs, entries)
+        plan = plan_games(event.configs, event.sources, None)
+        _copy_static(event.configs, stage, event.theme_dir)
+        states = _run(plan, options, event, stage, False, result, progress)
+        site = _render_site(event, _entries(plan, states))
         for path, content in site:
             write_file(stage / path, content)
-        layout = write_event_moves(stage, stage / MOVES_NAME, _export_order(configs, entries))
+        layout = write_event_moves(stage, stage / MOVES_NAME, _export_order(event, states))
         result.pages += sum(1 for p, _ in site if p.endswith(".html"))
         state = BuildState(site_print, states, [p for p, _ in site] + [MOVES_NAME], layout)
         save_state(stage, state)
@@ -229,26 +254,27 @@ def _build_full(options: BuildOptions, configs: ConfigSet, theme_dir: Path | Non
 # Incremental build: changed games and the index pages, file by file
 
 
-def _build_incremental(options: BuildOptions, configs: ConfigSet, theme_dir: Path | None,
-                       state: BuildState, out: Path, result: BuildResult,
-                       progress: Callable[[int], Progress] | None) -> None:
-    plan = _plan(options, configs, state, out)
-    removed = [slug for slug in state.games if slug not in plan.order]
-    states = _run(plan, options, configs, theme_dir, result, progress)
+def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, out: Path,
+                       result: BuildResult, progress: Callable[[int], Progress] | None
+                       ) -> None:
+    plan = plan_games(event.configs, event.sources, state)
+    states = _run(plan, options, event, out, True, result, progress)
+    removed = [slug for slug in state.games if slug not in states]
     unchanged = all(s is state.games.get(slug) for slug, s in states.items())
     if not result.rendered_games and not removed and unchanged:
         result.pages += sum(1 for p in state.site_files if p.endswith(".html"))
         return
-    env = make_environment(theme_dir)
-    entries = _entries(plan, states)
-    site = render_site_files(env, configs, entries)
+    site = _render_site(event, _entries(plan, states))
     result.pages += sum(1 for p, _ in site if p.endswith(".html"))
     result.files_written += sum(atomic_write(out / path, content) for path, content in site)
     same = frozenset(slug for slug, s in states.items() if s is state.games.get(slug))
-    layout = replace_event_moves(out, _export_order(configs, entries), state.moves_layout, same)
+    layout = replace_event_moves(out, _export_order(event, states), state.moves_layout, same)
     result.files_written += 1
-    for slug in removed:
-        remove_stale(out, state.games[slug].paths, set())
+    if removed:
+        from pgm.workers import remove_stale
+
+        for slug in removed:
+            remove_stale(out, state.games[slug].paths, set())
     new_state = BuildState(state.site_fingerprint, states, [p for p, _ in site] + [MOVES_NAME],
                            layout)
     save_state(out, new_state, keep=True)

@@ -13,10 +13,7 @@ import click
 from pgm import __version__
 from pgm.build import BuildError, BuildOptions, BuildResult
 from pgm.build import build as build_site
-from pgm.check import check_file
 from pgm.diagnostics import Severity
-from pgm.live import serve as serve_site
-from pgm.live import watch as watch_site
 
 
 @click.group()
@@ -35,6 +32,8 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
 
     Exit status 1 if any file has an error.
     """
+    from pgm.check import check_file
+
     reports = []
     failed = False
     for path in _expand(files):
@@ -78,8 +77,7 @@ def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
     Only changed games are rendered again; an unchanged event writes nothing.
     """
     show_bar = not quiet and sys.stderr.isatty()
-    options = BuildOptions(event_dir, out, strict, base_url,
-                           **({"jobs": jobs} if jobs is not None else {}))
+    options = BuildOptions(event_dir, out, strict, base_url, jobs=jobs)
     try:
         result = build_site(options,
                             progress=_progress_bar if show_bar else None)
@@ -143,6 +141,8 @@ def watch(event_dir: Path, out: Path | None, base_url: str | None) -> None:
     Every file is replaced atomically, so a web server publishing the output never
     serves a torn or missing page; a record saved half-way keeps its last good pages.
     """
+    from pgm.live import watch as watch_site  # the file watcher only for this command
+
     click.echo(f"Watching {event_dir} (Ctrl-C to stop)", err=True)
     with contextlib.suppress(KeyboardInterrupt):
         watch_site(BuildOptions(event_dir, out, False, base_url), _report_rebuild)
@@ -156,6 +156,8 @@ def serve(event_dir: Path, port: int) -> None:
 
     Builds into a temporary folder (never the publish folder) and rebuilds on changes.
     """
+    from pgm.live import serve as serve_site  # the web server only for this command
+
     def ready(url: str, out: Path) -> None:
         click.echo(f"Serving {event_dir} at {url} (Ctrl-C to stop)", err=True)
 

@@ -12,13 +12,15 @@ file; a value of the wrong type is an error naming key, file and line.
 from __future__ import annotations
 
 import fnmatch
+import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from pgm.diagnostics import Diagnostic, DiagnosticSink
+
+if TYPE_CHECKING:
+    import yaml
 
 CONFIG_NAME = "event.yaml"
 
@@ -79,6 +81,14 @@ class Overlay:
     games: tuple[tuple[str, dict[str, Any]], ...] = ()
 
 
+@dataclass(frozen=True)
+class _FolderSettings:
+    overlays: tuple[Overlay, ...]
+    """The overlays that apply below the folder, outermost first."""
+    settings: GameSettings | None
+    """What every record of the folder gets; None when a glob may single one out."""
+
+
 @dataclass
 class ConfigSet:
     """Every ``event.yaml`` of an event, ready to answer "what applies to this record"."""
@@ -87,21 +97,40 @@ class ConfigSet:
     event: EventConfig
     overlays: list[Overlay]
     diagnostics: list[Diagnostic]
-    records: list[Path] = field(default_factory=list)
-    """The event's record files, in the order they were found."""
     _shared: dict[GameSettings, GameSettings] = field(default_factory=dict, repr=False,
                                                       compare=False)
+    _folders: dict[str, _FolderSettings] = field(default_factory=dict, repr=False,
+                                                 compare=False)
+    """By record folder: a large event has thousands of records in a few folders."""
 
     def settings_for(self, record: Path) -> GameSettings:
         """Root defaults, then each enclosing folder's overlay, then matching globs."""
+        folder = os.path.dirname(record)
+        found = self._folders.get(folder)
+        if found is None:
+            found = self._folders[folder] = self._folder_settings(Path(folder))
+        if found.settings is not None:
+            return found.settings
         values: dict[str, Any] = {}
-        for overlay in sorted(self.overlays, key=lambda o: len(o.folder.parts)):
-            if overlay.folder == record.parent or overlay.folder in record.parents:
-                values.update(overlay.settings)
-                relative = record.relative_to(overlay.folder).as_posix()
-                for pattern, override in overlay.games:
-                    if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(record.name, pattern):
-                        values.update(override)
+        for overlay in found.overlays:
+            values.update(overlay.settings)
+            relative = record.relative_to(overlay.folder).as_posix()
+            for pattern, override in overlay.games:
+                if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(record.name, pattern):
+                    values.update(override)
+        return self._settings(values)
+
+    def _folder_settings(self, folder: Path) -> _FolderSettings:
+        overlays = tuple(o for o in sorted(self.overlays, key=lambda o: len(o.folder.parts))
+                         if o.folder == folder or o.folder in folder.parents)
+        if any(o.games for o in overlays):
+            return _FolderSettings(overlays, None)
+        values: dict[str, Any] = {}
+        for overlay in overlays:
+            values.update(overlay.settings)
+        return _FolderSettings(overlays, self._settings(values))
+
+    def _settings(self, values: dict[str, Any]) -> GameSettings:
         settings = replace(GameSettings(), **values)
         # Most games of an event share their settings: one object for each distinct set.
         return self._shared.setdefault(settings, settings)
@@ -146,6 +175,8 @@ def _event_config(values: dict[str, Any]) -> EventConfig:
 
 def _read_yaml(path: Path, sink: DiagnosticSink) -> list[tuple[str, Any, int]]:
     """Top-level (key, value, line) entries; syntax errors become diagnostics."""
+    import yaml  # only an event with an event.yaml pays for the YAML parser
+
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -170,6 +201,8 @@ def _read_yaml(path: Path, sink: DiagnosticSink) -> list[tuple[str, Any, int]]:
 
 
 def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:
+    import yaml
+
     try:
         return yaml.safe_load(yaml.serialize(node))
     except yaml.YAMLError as exc:

@@ -35,26 +35,65 @@ def find_records(root: Path, exclude: list[Path]) -> tuple[list[Path], list[str]
     Hidden folders, the output folder and links leading out of the event are skipped:
     nothing outside the event folder is ever read.
     """
-    found: list[Path] = []
+    relatives, problems = walk_records(root, exclude)
+    return [Path(root, relative) for relative in relatives], problems
+
+
+def walk_records(root: Path, exclude: list[Path]) -> tuple[list[str], list[str]]:
+    """What :func:`find_records` finds, as paths below ``root`` with '/' separators: a
+    rebuild lists an event of thousands of records every time, and strings are cheaper
+    to make and to compare than ``Path`` objects."""
+    found: list[str] = []
     problems: list[str] = []
-    real_root = root.resolve()
     excluded = {p.resolve() for p in exclude}
-    excluded_names = {p.name for p in excluded}
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        here = Path(folder)
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_"))
-                         and not (d in excluded_names and (here / d).resolve() in excluded))
-        for name in sorted(files):
-            if os.path.splitext(name)[1].lower() not in RECORD_EXTENSIONS \
-                    or name.startswith("."):
-                continue
-            path = here / name
-            # Folders are not followed into, so only a file link can lead outside.
-            if path.is_symlink() and not path.resolve().is_relative_to(real_root):
-                problems.append(f"{path}: links outside the event folder; skipped")
-                continue
-            found.append(path)
+    _walk(str(root), "", _Walk(root.resolve(), excluded, {p.name for p in excluded}),
+          found, problems)
     return found, problems
+
+
+@dataclass(frozen=True)
+class _Walk:
+    real_root: Path
+    excluded: set[Path]
+    excluded_names: set[str]
+
+
+def _walk(folder: str, prefix: str, walk: _Walk, found: list[str], problems: list[str]
+          ) -> None:
+    """A folder's records in name order, then its subfolders' in name order (the order
+    of ``os.walk``); folders are not followed into when they are links."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+    except OSError:
+        return
+    subfolders = []
+    for entry in entries:
+        if _is_folder(entry):
+            if not entry.name.startswith((".", "_")) and not entry.is_symlink() \
+                    and not _excluded(entry, walk):
+                subfolders.append(entry)
+        elif os.path.splitext(entry.name)[1].lower() in RECORD_EXTENSIONS \
+                and not entry.name.startswith("."):
+            # Folders are not followed into, so only a file link can lead outside.
+            if entry.is_symlink() and not Path(entry.path).resolve().is_relative_to(
+                    walk.real_root):
+                problems.append(f"{Path(entry.path)}: links outside the event folder; skipped")
+                continue
+            found.append(prefix + entry.name)
+    for entry in subfolders:
+        _walk(entry.path, f"{prefix}{entry.name}/", walk, found, problems)
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _excluded(entry: os.DirEntry[str], walk: _Walk) -> bool:
+    return entry.name in walk.excluded_names and Path(entry.path).resolve() in walk.excluded
 
 
 def relative_posix(root: Path, path: Path) -> str:
@@ -80,11 +119,30 @@ def slugify(text: str) -> str:
 
 
 def assign_slugs(root: Path, paths: list[Path]) -> list[Source]:
+    return list(make_sources(root, [relative_posix(root, p) for p in paths]))
+
+
+def make_sources(root: Path, relatives: list[str]) -> tuple[Source, ...]:
+    """The records below ``root`` sorted by path, each with its slug. The same listing as
+    the last call gives the same sources: a watch session lists the event again and
+    again, and slugging thousands of names each time would be most of a rebuild."""
+    key = (str(root), tuple(relatives))
+    if _last_sources and _last_sources[0][0] == key:
+        return _last_sources[0][1]
+    sources = _slugged(root, sorted(relatives))
+    _last_sources[:] = [(key, sources)]
+    return sources
+
+
+_last_sources: list[tuple[tuple[str, tuple[str, ...]], tuple[Source, ...]]] = []
+
+
+def _slugged(root: Path, relatives: list[str]) -> tuple[Source, ...]:
     taken: set[str] = set()
     folders: set[str] = set()
     """Every folder a slug lives in: a game may not take a folder's name."""
     sources = []
-    for relative, path in sorted((relative_posix(root, p), p) for p in paths):
+    for relative in relatives:
         folder_names, _, name = relative.rpartition("/")
         parts = [slugify(part) for part in folder_names.split("/") if part]
         base = "/".join(parts + [slugify(os.path.splitext(name)[0])])
@@ -93,8 +151,8 @@ def assign_slugs(root: Path, paths: list[Path]) -> list[Source]:
             slug, n = f"{base}-{n}", n + 1
         taken.add(slug)
         folders.update("/".join(slug.split("/")[:i]) for i in range(1, slug.count("/") + 1))
-        sources.append(Source(path, relative, slug))
-    return sources
+        sources.append(Source(Path(root, relative), relative, slug))
+    return tuple(sources)
 
 
 _ROUND = re.compile(r"(?:^|[^a-z])(?:round|rd|r)[\s_-]*(\d+)", re.IGNORECASE)

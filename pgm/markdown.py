@@ -8,13 +8,20 @@ one place that marks rendered text as safe for the templates.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
 from markupsafe import Markup
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 
 @cache
 def _renderer(allow_html: bool) -> MarkdownIt:
+    """Made when the first text is rendered: most games have no notes, and loading the
+    parser is a good part of starting pgm."""
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark" if allow_html else "js-default",
                     {"html": allow_html, "linkify": False, "typographer": False})
     if not allow_html:

@@ -6,6 +6,7 @@ and each game's pages agree (two phases, as MkDocs and Pelican build).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -35,6 +36,11 @@ class GameEntry:
     """ISO time the record last changed."""
     diagnostics: tuple[Diagnostic, ...] = ()
 
+    def __hash__(self) -> int:
+        """By slug alone: equal entries have equal slugs, and the index pages key their
+        memoized rows by entries, thousands of them, at every rebuild."""
+        return hash(self.slug)
+
     @property
     def errors(self) -> int:
         return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
@@ -56,6 +62,7 @@ class DivisionGroup:
     rounds: tuple[RoundGroup, ...]
 
 
+@functools.lru_cache(maxsize=4096)
 def _natural(text: str | None) -> tuple[object, ...]:
     """Sort ``Round 10`` after ``Round 9``; missing values first."""
     if text is None:
@@ -105,26 +112,29 @@ def player_index(games: list[GameEntry]) -> tuple[PlayerEntry, ...]:
     for game in games:
         for seat, name in enumerate(game.players):
             rows[name].append((game, seat))
-    entries = []
-    for number, name in enumerate(sorted(rows, key=str.casefold), start=1):
-        won = lost = tied = spread = scored = 0
-        listed = []
-        for game, seat in sorted(rows[name], key=lambda gs: (_natural(gs[0].round),
-                                                             gs[0].relative)):
-            outcome = game.result_by_seat[seat] if game.result_by_seat else ""
-            won += outcome == "W"
-            lost += outcome == "L"
-            tied += outcome == "T"
-            if outcome and game.scores:
-                others = [s for i, s in enumerate(game.scores) if i != seat]
-                spread += game.scores[seat] - max(others)
-                scored += 1
-            opponents = " & ".join(p for i, p in enumerate(game.players) if i != seat)
-            listed.append(PlayerGame(game.slug, game.round, opponents,
-                                     _result_text(game, seat, outcome)))
-        entries.append(PlayerEntry(name, f"p{number}", won, lost, tied,
-                                   spread if scored else None, tuple(listed)))
-    return tuple(entries)
+    return tuple(_player(name, f"p{number}", tuple(rows[name]))
+                 for number, name in enumerate(sorted(rows, key=str.casefold), start=1))
+
+
+@functools.lru_cache(maxsize=16_384)
+def _player(name: str, anchor: str, seats: tuple[tuple[GameEntry, int], ...]) -> PlayerEntry:
+    """One player's row from their games; a rebuild after one game changed makes only
+    its players' rows again."""
+    won = lost = tied = spread = scored = 0
+    listed = []
+    for game, seat in sorted(seats, key=lambda gs: (_natural(gs[0].round), gs[0].relative)):
+        outcome = game.result_by_seat[seat] if game.result_by_seat else ""
+        won += outcome == "W"
+        lost += outcome == "L"
+        tied += outcome == "T"
+        if outcome and game.scores:
+            others = [s for i, s in enumerate(game.scores) if i != seat]
+            spread += game.scores[seat] - max(others)
+            scored += 1
+        opponents = " & ".join(p for i, p in enumerate(game.players) if i != seat)
+        listed.append(PlayerGame(game.slug, game.round, opponents,
+                                 _result_text(game, seat, outcome)))
+    return PlayerEntry(name, anchor, won, lost, tied, spread if scored else None, tuple(listed))
 
 
 def _result_text(game: GameEntry, seat: int, outcome: str) -> str:

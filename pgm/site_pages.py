@@ -6,18 +6,18 @@ how to write it: into a staging folder, or file by file with atomic renames.
 
 from __future__ import annotations
 
+import functools
 import json
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jinja2
-
 from pgm.config import ConfigSet
-from pgm.markdown import render_markdown
 from pgm.site_model import GameEntry, group_games, player_index
 
 if TYPE_CHECKING:
+    import jinja2
+
     from pgm.games import LoadedGame
 
 Files = list[tuple[str, str | bytes]]
@@ -42,31 +42,44 @@ def render_site_files(env: jinja2.Environment, configs: ConfigSet,
     common = common_context(configs, "")
     any_live = any(e.live for e in entries)
     pages = {
-        "index.html": dict(common, description=render_markdown(event.description,
-                                                              event.allow_html)
-                           if event.description else "", divisions=group_games(entries),
-                           spoiler_free=event.spoiler_free, any_live=any_live),
+        "index.html": dict(common, description=_description(configs),
+                           divisions=group_games(entries), spoiler_free=event.spoiler_free,
+                           any_live=any_live,
+                           latest_update=max((e.updated for e in entries), default="")),
         "players.html": dict(common, players=player_index(entries),
                              spoiler_free=event.spoiler_free),
         "404.html": dict(common, root=_absolute_root(event.base_url)),
     }
     files: Files = [(name, env.get_template(name).render(
         context, canonical=_canonical(event.base_url, name))) for name, context in pages.items()]
-    files.append(("live.json", json.dumps(live_summary(entries, event.spoiler_free),
-                                          ensure_ascii=False, separators=(",", ":"))))
+    files.append(("live.json", live_json(entries, event.spoiler_free)))
     if event.base_url:
-        urls = ["index.html", "players.html"] + [
-            f"{e.slug}/{page}" for e in entries
-            for page in ["index.html"] + [f"{n}.html" for n in range(1, e.turns + 1)]]
-        files.append(("sitemap.xml", _sitemap(event.base_url, urls)))
+        files.append(("sitemap.xml", _sitemap(event.base_url, entries)))
     return files
 
 
-def live_summary(entries: list[GameEntry], spoiler_free: bool) -> dict[str, Any]:
-    """What the event index polls to refresh the rows of games in progress."""
-    return {"games": [{"slug": e.slug, "live": e.live, "turns": e.turns,
-                       "status": ("in progress" if e.live else "finished") if spoiler_free
-                       else e.status, "updated": e.updated} for e in entries]}
+def _description(configs: ConfigSet) -> str:
+    """The event's description as markup; the markdown parser is loaded only for one."""
+    event = configs.event
+    if not event.description:
+        return ""
+    from pgm.markdown import render_markdown
+
+    return render_markdown(event.description, event.allow_html)
+
+
+def live_json(entries: list[GameEntry], spoiler_free: bool) -> str:
+    """What the event index polls to refresh the rows of games in progress: compact
+    JSON, ``{"games": [...]}`` with one object per game, each made once per entry."""
+    return '{"games":[' + ",".join(_live_game(e, spoiler_free) for e in entries) + "]}"
+
+
+@functools.lru_cache(maxsize=65_536)
+def _live_game(entry: GameEntry, spoiler_free: bool) -> str:
+    status = ("in progress" if entry.live else "finished") if spoiler_free else entry.status
+    return json.dumps({"slug": entry.slug, "live": entry.live, "turns": entry.turns,
+                       "status": status, "updated": entry.updated},
+                      ensure_ascii=False, separators=(",", ":"))
 
 
 def _canonical(base_url: str | None, path: str) -> str | None:
@@ -78,9 +91,21 @@ def _absolute_root(base_url: str | None) -> str:
     return base_url.rstrip("/") + "/" if base_url else "/"
 
 
-def _sitemap(base_url: str, urls: list[str]) -> str:
+def _sitemap(base_url: str, entries: list[GameEntry]) -> str:
     base = base_url.rstrip("/")
-    items = "".join(f"<url><loc>{escape(f'{base}/{u}', quote=False)}</loc></url>\n" for u in urls)
+    items = "".join([_url(base, "index.html"), _url(base, "players.html")] +
+                    [_game_urls(base, e.slug, e.turns) for e in entries])
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
             f"{items}</urlset>\n")
+
+
+@functools.lru_cache(maxsize=65_536)
+def _game_urls(base: str, slug: str, turns: int) -> str:
+    """A game's lines of the sitemap: its page and every turn page."""
+    pages = ["index.html"] + [f"{n}.html" for n in range(1, turns + 1)]
+    return "".join(_url(base, f"{slug}/{page}") for page in pages)
+
+
+def _url(base: str, path: str) -> str:
+    return f"<url><loc>{escape(f'{base}/{path}', quote=False)}</loc></url>\n"

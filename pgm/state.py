@@ -5,10 +5,17 @@ whole site (pgm version, templates, static files, event configuration) and, per 
 a fingerprint of its record and settings, its index entry and the files it wrote.
 Unchanged games are neither replayed nor rendered again; files pgm did not list here
 are never deleted.
+
+A record is read and hashed only when its file's stamp (size, times, inode) is not the
+one kept with its digest: a rebuild of a large event then costs a ``stat`` per record.
+A stamp is kept only for a file that had been left alone for a while before it was read
+(see ``SETTLED_NS``), so that a second write within the same tick of the file clock,
+which could leave every part of the stamp as it was, is still noticed.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -22,7 +29,25 @@ from pgm.diagnostics import Diagnostic, Severity
 from pgm.site_model import GameEntry
 
 STATE_NAME = ".pgm-state.json"
-_FORMAT = 2
+_FORMAT = 3
+
+Stamp = tuple[int, int, int, int]
+"""A record file's size, modification and change times (ns) and inode number."""
+
+SETTLED_NS = 3_000_000_000
+"""How long a file must have been left alone before it is read for its stamp to be kept.
+A write changes the stamp only if it lands in a later tick of the file clock: file
+times are as coarse as 2 s on some file systems, and the kernel stamps them from a
+clock that lags up to a tick behind the one pgm reads."""
+
+
+@dataclass(frozen=True)
+class RecordPrint:
+    """What a record's bytes hash to, and the file stamp that vouches for it."""
+
+    digest: str
+    stamp: Stamp | None
+    """None when the file was written too recently to tell a later write by its stamp."""
 
 
 @dataclass
@@ -34,6 +59,8 @@ class GameState:
     clean: bool = True
     """Whether the record replayed without errors (watch mode keeps the last clean pages
     while an editor's half-written save does not parse)."""
+    record: RecordPrint | None = None
+    """The record file as last read; it spares reading it again while its stamp holds."""
     _json_text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -43,20 +70,33 @@ class GameState:
 
     def __reduce__(self) -> tuple[type[GameState], tuple[Any, ...]]:
         """Sent back from a worker through ``__init__``, so the names are shared."""
-        return GameState, (self.fingerprint, self.entry, self.files, self.clean)
+        return GameState, (self.fingerprint, self.entry, self.files, self.clean, self.record)
 
     @property
     def paths(self) -> list[str]:
         """The game's files, relative to the output folder."""
         return [f"{self.entry.slug}/{name}" for name in self.files]
 
+    @functools.cached_property
+    def pages(self) -> int:
+        return sum(1 for name in self.files if name.endswith(".html"))
+
+    def remember(self, record: RecordPrint) -> None:
+        """Keep ``record`` for the next build; the state on disk catches up with the next
+        save (a rebuild with nothing changed writes nothing)."""
+        if record != self.record:
+            self.record = record
+            self._json_text = None
+
     def json_text(self, keep: bool) -> str:
         """This game's part of the state file; ``keep`` it for the next save, as a watch
         session saves again and again with most games unchanged."""
         text = self._json_text
         if text is None:
+            record = self.record or RecordPrint("", None)
             text = json.dumps({"fingerprint": self.fingerprint, "files": self.files,
-                               "clean": self.clean, "entry": _entry_json(self.entry)},
+                               "clean": self.clean, "digest": record.digest,
+                               "stamp": record.stamp, "entry": _entry_json(self.entry)},
                               ensure_ascii=False, separators=(",", ":"))
             if keep:
                 self._json_text = text
@@ -126,12 +166,18 @@ def load_state(out: Path) -> BuildState | None:
         if data.get("format") != _FORMAT:
             return None
         games = {slug: GameState(g["fingerprint"], _entry_from_json(g["entry"]), g["files"],
-                                 g.get("clean", True))
+                                 g["clean"], _record_from_json(g["digest"], g["stamp"]))
                  for slug, g in data["games"].items()}
         layout = [(str(slug), int(length)) for slug, length in data.get("moves_layout", [])]
         return BuildState(data["site"], games, data.get("site_files", []), layout)
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def _record_from_json(digest: str, stamp: list[int] | None) -> RecordPrint | None:
+    if not digest:
+        return None
+    return RecordPrint(digest, (stamp[0], stamp[1], stamp[2], stamp[3]) if stamp else None)
 
 
 def _entry_json(entry: GameEntry) -> dict[str, Any]:
@@ -159,6 +205,26 @@ def fingerprint(*parts: bytes | str) -> str:
         digest.update(part.encode("utf-8") if isinstance(part, str) else part)
         digest.update(b"\0")
     return digest.hexdigest()
+
+
+def record_print(path: Path, known: RecordPrint | None, now_ns: int) -> RecordPrint:
+    """The digest of a record's bytes: ``known`` while the file's stamp is the one kept
+    with it, else read and hashed. ``now_ns`` (``time.time_ns()``) must be taken before
+    this call, so that a file written after it is never taken as settled."""
+    if known is not None and known.stamp is not None and \
+            _stamp(os.stat(path)) == known.stamp:
+        return known
+    with open(path, "rb") as handle:
+        # The stamp of the very file read, taken before reading it: a write that lands
+        # while it is read gives the file a newer stamp, so the next build reads again.
+        info = os.fstat(handle.fileno())
+        digest = hashlib.sha256(handle.read()).hexdigest()
+    settled = max(info.st_mtime_ns, info.st_ctime_ns) < now_ns - SETTLED_NS
+    return RecordPrint(digest, _stamp(info) if settled else None)
+
+
+def _stamp(info: os.stat_result) -> Stamp:
+    return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino
 
 
 def tree_fingerprint(*folders: Path | None) -> str:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 
 from conftest import CORPUS
 from sitehelpers import make_event
 
+from pgm import changes
 from pgm.build import BuildOptions, build
+from pgm.state import RecordPrint, load_state, record_print
 
 GAMES = ["macondo__vs_andy.gcg", "macondo__noah_vs_peter.gcg", "liwords__r2_tim.gcg"]
 
@@ -99,3 +102,58 @@ def test_no_temporary_files_are_left_behind(tmp_path) -> None:
     build(BuildOptions(event, out))
     leftovers = [p for p in out.rglob("*") if ".tmp" in p.name or "pgm-new" in p.name]
     assert leftovers == [] and os.listdir(tmp_path) == ["ev", "site"]
+
+
+def _swap_moves(record, mtime_ns) -> None:
+    """Rewrite ``record`` in place with the same size (two digits of a score swapped),
+    and give it back its old modification time, as a fast editor or a copy tool may."""
+    data = record.read_bytes()
+    at = data.index(b" +") + 2
+    digits = data[at:at + 2]
+    record.write_bytes(data[:at] + digits[::-1] + data[at + 2:])
+    assert len(record.read_bytes()) == len(data) and digits != digits[::-1]
+    os.utime(record, ns=(mtime_ns, mtime_ns))
+
+
+def test_a_same_size_rewrite_in_the_same_second_is_rebuilt(tmp_path) -> None:
+    event, out = _event(tmp_path)
+    build(BuildOptions(event, out, jobs=1))
+    record = event / "r1" / GAMES[0]
+    before = (out / "r1/macondo-vs-andy/game.json").read_bytes()
+    _swap_moves(record, record.stat().st_mtime_ns)
+    assert build(BuildOptions(event, out, jobs=1)).rendered_games == 1
+    assert (out / "r1/macondo-vs-andy/game.json").read_bytes() != before
+
+
+def test_a_settled_record_is_trusted_by_its_stamp_until_the_stamp_changes(
+        tmp_path, monkeypatch) -> None:
+    event, out = _event(tmp_path)
+    # Seen from a minute later, every record has been left alone long enough.
+    later = time.time_ns() + 60_000_000_000
+    monkeypatch.setattr(changes.time, "time_ns", lambda: later)
+    build(BuildOptions(event, out, jobs=1))
+    state = load_state(out)
+    assert state is not None and all(g.record.stamp for g in state.games.values())
+    record = event / "r1" / GAMES[1]
+    _swap_moves(record, record.stat().st_mtime_ns)  # the change time still moves on
+    assert build(BuildOptions(event, out, jobs=1)).rendered_games == 1
+    other = event / "r1" / GAMES[2]
+    replacement = other.with_suffix(".new")
+    shutil.copyfile(other, replacement)
+    _swap_moves(replacement, other.stat().st_mtime_ns)
+    os.replace(replacement, other)  # same size and time, another file
+    assert build(BuildOptions(event, out, jobs=1)).rendered_games == 1
+
+
+def test_a_record_print_is_read_only_when_its_stamp_does_not_vouch_for_it(tmp_path) -> None:
+    record = tmp_path / "g.gcg"
+    record.write_bytes(b"#player1 A A\n")
+    now = time.time_ns()
+    fresh = record_print(record, None, now)
+    assert fresh.stamp is None  # just written: a second write in the same tick may follow
+    settled = record_print(record, None, now + 60_000_000_000)
+    assert settled.digest == fresh.digest and settled.stamp is not None
+    vouched = RecordPrint("kept digest", settled.stamp)
+    assert record_print(record, vouched, now) is vouched
+    record.write_bytes(b"#player1 B B\n")
+    assert record_print(record, vouched, now).digest not in ("kept digest", fresh.digest)

@@ -1,0 +1,64 @@
+"""Which games of an event a build must render, and which it carries over.
+
+A game is carried over when the fingerprint of its record, settings and path is the one
+its state kept. The record's bytes are read only when its file's stamp says they may
+have changed (``pgm.state.record_print``): a rebuild of an event of thousands of games
+then costs one ``stat`` per record, and one read for each record that was written.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass, field
+
+from pgm.config import ConfigSet, GameSettings
+from pgm.discover import Source
+from pgm.state import BuildState, GameState, RecordPrint, fingerprint, record_print
+
+
+@dataclass(frozen=True)
+class Change:
+    """A game to render: new, or its fingerprint is not the one kept."""
+
+    source: Source
+    settings: GameSettings
+    fingerprint: str
+    record: RecordPrint
+    previous: GameState | None
+
+
+@dataclass
+class Plan:
+    """Every game of the event: to be (re)rendered now, or carried over from the state."""
+
+    changes: list[Change] = field(default_factory=list)
+    kept: dict[str, GameState] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    """Every game's slug, in path order (drafts left out)."""
+
+
+def plan_games(configs: ConfigSet, sources: tuple[Source, ...], state: BuildState | None
+               ) -> Plan:
+    plan = Plan()
+    now_ns = time.time_ns()
+    for source in sources:
+        settings = configs.settings_for(source.path)
+        if settings.draft:
+            continue
+        old = state.games.get(source.slug) if state else None
+        record = record_print(source.path, old.record if old else None, now_ns)
+        game_print = fingerprint(record.digest, _settings_text(settings), source.relative)
+        plan.order.append(source.slug)
+        if old is not None and old.fingerprint == game_print:
+            old.remember(record)
+            plan.kept[source.slug] = old
+        else:
+            plan.changes.append(Change(source, settings, game_print, record, old))
+    return plan
+
+
+@functools.lru_cache(maxsize=256)
+def _settings_text(settings: GameSettings) -> str:
+    """Games share their settings objects, so each is spelled out once."""
+    return repr(settings)
