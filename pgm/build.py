@@ -268,8 +268,9 @@ def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, 
     result.pages += sum(1 for p, _ in site if p.endswith(".html"))
     result.files_written += sum(atomic_write(out / path, content) for path, content in site)
     same = frozenset(slug for slug, s in states.items() if s is state.games.get(slug))
-    layout = replace_event_moves(out, _export_order(event, states), state.moves_layout, same)
-    result.files_written += 1
+    layout, written = replace_event_moves(out, _export_order(event, states),
+                                          state.moves_layout, same)
+    result.files_written += written
     if removed:
         from pgm.workers import remove_stale
 

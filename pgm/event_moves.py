@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import mmap
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -32,30 +32,68 @@ def write_event_moves(site: Path, target: Path, slugs: Iterable[str],
     """Write the file to ``target`` from the game folders of ``site``; rows of the
     ``unchanged`` games come from ``site/moves.csv`` when ``previous`` describes it.
     Returns the new layout."""
-    layout: Layout = []
-    with _previous_rows(site / NAME, previous) as old, open(target, "wb") as handle:
-        handle.write(HEADER)
-        for slug in slugs:
-            rows = old(slug) if slug in unchanged else None
-            if rows is None:
-                rows = _game_rows(site / slug / NAME)
-            if rows:
-                handle.write(rows)
-                layout.append((slug, len(rows)))
+    with _previous_file(site / NAME, previous) as old:
+        pieces, layout = _pieces(site, slugs, old, unchanged)
+        _write(target, old, pieces)
     return layout
 
 
 def replace_event_moves(site: Path, slugs: Iterable[str], previous: Layout | None,
-                        unchanged: frozenset[str]) -> Layout:
-    """Rewrite ``site/moves.csv`` in place by one rename: a spectator downloading it
-    gets the old file or the new one."""
+                        unchanged: frozenset[str]) -> tuple[Layout, bool]:
+    """Rewrite ``site/moves.csv`` in place by one rename, so that a spectator
+    downloading it gets the old file or the new one; left alone when its bytes would
+    not change (a record's note edited, no move). Returns the layout and whether the
+    file was written."""
     temp = site / f".{NAME}.{os.getpid()}.tmp"
-    try:
-        layout = write_event_moves(site, temp, slugs, previous, unchanged)
-        os.replace(temp, site / NAME)
-    finally:
-        temp.unlink(missing_ok=True)
-    return layout
+    with _previous_file(site / NAME, previous) as old:
+        pieces, layout = _pieces(site, slugs, old, unchanged)
+        if old.same(pieces):
+            return layout, False
+        try:
+            _write(temp, old, pieces)
+            os.replace(temp, site / NAME)
+        finally:
+            temp.unlink(missing_ok=True)
+    return layout, True
+
+
+Piece = tuple[int, int] | bytes
+"""Rows copied from the previous file (a span of it), or a game's rows read anew."""
+
+
+def _pieces(site: Path, slugs: Iterable[str], old: _Previous, unchanged: frozenset[str]
+            ) -> tuple[list[Piece], Layout]:
+    pieces: list[Piece] = []
+    layout: Layout = []
+    for slug in slugs:
+        span = old.spans.get(slug) if slug in unchanged else None
+        rows: Piece | None = span or _game_rows(site / slug / NAME)
+        if rows is None:
+            continue
+        length = rows[1] - rows[0] if isinstance(rows, tuple) else len(rows)
+        if length:
+            pieces.append(rows)
+            layout.append((slug, length))
+    return pieces, layout
+
+
+def _write(target: Path, old: _Previous, pieces: list[Piece]) -> None:
+    """The header and every piece; neighbouring spans of the previous file, which is
+    most of it after a rebuild, are copied in one write."""
+    with open(target, "wb") as handle:
+        handle.write(HEADER)
+        run: tuple[int, int] | None = None
+        for piece in pieces:
+            if isinstance(piece, tuple) and run and run[1] == piece[0]:
+                run = (run[0], piece[1])
+                continue
+            if run:
+                handle.write(old.view[run[0]:run[1]])
+            run = piece if isinstance(piece, tuple) else None
+            if isinstance(piece, bytes):
+                handle.write(piece)
+        if run:
+            handle.write(old.view[run[0]:run[1]])
 
 
 def _game_rows(path: Path) -> bytes | None:
@@ -67,28 +105,50 @@ def _game_rows(path: Path) -> bytes | None:
     return data[len(HEADER):] if data.startswith(HEADER) else None
 
 
-@contextmanager
-def _previous_rows(path: Path, layout: Layout | None
-                   ) -> Iterator[Callable[[str], bytes | None]]:
-    """Look-up of each game's rows in the previous file, mapped rather than read, and
-    trusted only when the file is exactly as long as its layout says."""
-    mapped = _map(path, len(HEADER) + sum(length for _, length in layout or ()))
-    spans: dict[str, tuple[int, int]] = {}
-    if mapped is not None and layout and mapped[:len(HEADER)] == HEADER:
+class _Previous:
+    """The previous file, mapped rather than read, and where each game's rows are in
+    it; trusted only when the file is exactly as long as its layout says."""
+
+    def __init__(self, mapped: mmap.mmap | None, layout: Layout | None) -> None:
+        self.mapped = mapped
+        self.view = memoryview(mapped) if mapped is not None else memoryview(b"")
+        self.spans: dict[str, tuple[int, int]] = {}
+        if mapped is not None and layout and mapped[:len(HEADER)] == HEADER:
+            offset = len(HEADER)
+            for slug, length in layout:
+                self.spans[slug] = (offset, offset + length)
+                offset += length
+
+    def same(self, pieces: list[Piece]) -> bool:
+        """Whether ``pieces`` make up this very file."""
         offset = len(HEADER)
-        for slug, length in layout:
-            spans[slug] = (offset, offset + length)
-            offset += length
+        if self.mapped is None:
+            return False
+        for piece in pieces:
+            if isinstance(piece, tuple):
+                if piece[0] != offset:
+                    return False
+                offset = piece[1]
+            else:
+                if self.view[offset:offset + len(piece)] != piece:
+                    return False
+                offset += len(piece)
+        return offset == len(self.mapped)
 
-    def rows(slug: str) -> bytes | None:
-        span = spans.get(slug)
-        return mapped[span[0]:span[1]] if span and mapped is not None else None
+    def close(self) -> None:
+        self.view.release()
+        if self.mapped is not None:
+            self.mapped.close()
 
+
+@contextmanager
+def _previous_file(path: Path, layout: Layout | None) -> Iterator[_Previous]:
+    previous = _Previous(_map(path, len(HEADER) + sum(length for _, length in layout or ())),
+                         layout)
     try:
-        yield rows
+        yield previous
     finally:
-        if mapped is not None:
-            mapped.close()
+        previous.close()
 
 
 def _map(path: Path, expected_size: int) -> mmap.mmap | None:

@@ -61,7 +61,7 @@ class GameState:
     while an editor's half-written save does not parse)."""
     record: RecordPrint | None = None
     """The record file as last read; it spares reading it again while its stamp holds."""
-    _json_text: str | None = field(default=None, init=False, repr=False, compare=False)
+    _json_text: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Every game has an index.html, a 1.html, a 2.html...: a large event keeps one
@@ -88,16 +88,18 @@ class GameState:
             self.record = record
             self._json_text = None
 
-    def json_text(self, keep: bool) -> str:
-        """This game's part of the state file; ``keep`` it for the next save, as a watch
-        session saves again and again with most games unchanged."""
+    def json_text(self, keep: bool) -> bytes:
+        """This game's member of the state file's ``games`` object (``"slug":{...}`` in
+        UTF-8); ``keep`` it for the next save, as a watch session saves again and again
+        with most games unchanged."""
         text = self._json_text
         if text is None:
             record = self.record or RecordPrint("", None)
-            text = json.dumps({"fingerprint": self.fingerprint, "files": self.files,
-                               "clean": self.clean, "digest": record.digest,
-                               "stamp": record.stamp, "entry": _entry_json(self.entry)},
-                              ensure_ascii=False, separators=(",", ":"))
+            value = json.dumps({"fingerprint": self.fingerprint, "files": self.files,
+                                "clean": self.clean, "digest": record.digest,
+                                "stamp": record.stamp, "entry": _entry_json(self.entry)},
+                               ensure_ascii=False, separators=(",", ":"))
+            text = f"{json.dumps(self.entry.slug, ensure_ascii=False)}:{value}".encode()
             if keep:
                 self._json_text = text
         return text
@@ -112,18 +114,20 @@ class BuildState:
     moves_layout: list[tuple[str, int]] = field(default_factory=list)
     """Where each game's rows are in the event's ``moves.csv`` (pgm.event_moves)."""
 
-    def chunks(self, keep: bool = False) -> Iterator[str]:
-        """The compact JSON, game by game, so that it can be written without being held
-        whole; with ``keep``, each game's part is kept on its state, so the next save
-        after a rebuild that carried most games over only joins their text."""
+    def chunks(self, keep: bool = False) -> Iterator[bytes]:
+        """The compact JSON in UTF-8, game by game, so that it can be written without
+        being held whole; with ``keep``, each game's part is kept on its state, so the
+        next save after a rebuild that carried most games over only writes their bytes.
+        A game's part is filed under its entry's slug, the key it has in ``games``."""
         head = json.dumps({"format": _FORMAT, "site": self.site_fingerprint,
                            "site_files": self.site_files, "moves_layout": self.moves_layout},
                           ensure_ascii=False, separators=(",", ":"))
-        yield f'{head[:-1]},"games":{{'
-        for number, (slug, game) in enumerate(sorted(self.games.items())):
-            key = json.dumps(slug, ensure_ascii=False)
-            yield f"{',' if number else ''}{key}:{game.json_text(keep)}"
-        yield "}}"
+        yield f'{head[:-1]},"games":{{'.encode()
+        for number, (_, game) in enumerate(sorted(self.games.items())):
+            if number:
+                yield b","
+            yield game.json_text(keep)
+        yield b"}}"
 
 
 def save_state(folder: Path, state: BuildState, keep: bool = False) -> None:
@@ -132,13 +136,16 @@ def save_state(folder: Path, state: BuildState, keep: bool = False) -> None:
     path = folder / STATE_NAME
     temp = folder / f".{STATE_NAME}.{os.getpid()}.tmp"
     try:
-        with open(temp, "w", encoding="utf-8") as handle:
+        # Large writes: a game's part is a few hundred bytes, a system call is not.
+        with open(temp, "wb", buffering=_WRITE_BUFFER) as handle:
             handle.writelines(state.chunks(keep))
         os.replace(temp, path)
     finally:
         temp.unlink(missing_ok=True)
     _remember(path, state)
 
+
+_WRITE_BUFFER = 1 << 20
 
 _remembered: list[tuple[tuple[int, int, int], BuildState]] = []
 

@@ -127,3 +127,15 @@ def test_an_event_file_changed_by_hand_is_joined_again_from_the_game_folders(
     build(BuildOptions(event, out, jobs=1))
     assert (out / "moves.csv").read_text(encoding="utf-8") == export_in(
         event, monkeypatch, "r1/a.gcg", "r1/b.gcg", "r2/c.gn")
+
+
+def test_a_rebuild_that_changes_no_row_leaves_the_event_file_alone(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {name: path.read_bytes() for name, path in GAMES.items()})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, jobs=1))
+    before = (out / "moves.csv").stat()
+    record = event / "r1/b.gcg"
+    record.write_bytes(record.read_bytes() + b"#note only a note\n")
+    assert build(BuildOptions(event, out, jobs=1)).rendered_games == 1
+    after = (out / "moves.csv").stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
