@@ -22,6 +22,7 @@ from pgm.crossword_view import (
     BoardRenderer,
     Orientation,
     SheetRow,
+    TurnBoards,
     player_lines,
     unseen_view,
 )
@@ -53,6 +54,29 @@ class TurnList:
         return Markup("".join(self._items[:number - 1] + [current] + self._items[number:]))
 
 
+class _UnseenTiles:
+    """The ``unseen_tile`` fragment of a (label, count) pair: some thirty per page, so
+    they are looked up in a dict of their own rather than through a general memo."""
+
+    def __init__(self, env: jinja2.Environment) -> None:
+        self._macro = env.get_template("partials/fragments.html").module.unseen_tile  # type: ignore[attr-defined]
+        self._html: dict[tuple[str, int], str] = {}
+
+    @classmethod
+    def of(cls, env: jinja2.Environment) -> _UnseenTiles:
+        """The one kept for ``env`` (per worker process and theme)."""
+        found: _UnseenTiles | None = env.__dict__.get("pgm_unseen_tiles")
+        if found is None:
+            found = env.__dict__["pgm_unseen_tiles"] = cls(env)
+        return found
+
+    def __call__(self, tile: tuple[str, int]) -> str:
+        html = self._html.get(tile)
+        if html is None:
+            html = self._html[tile] = str(self._macro(*tile))
+        return html
+
+
 class TurnPages:
     """Renders the turn pages of one game; ``context`` holds what every page shares."""
 
@@ -63,16 +87,17 @@ class TurnPages:
         self._game = game
         self._context = dict(context, total=len(game.turns))
         self._sheet = sheet
-        self._boards = boards
+        self._boards = TurnBoards(boards, game.rules.layout, game.rules.distribution,
+                                  Orientation(game.rules.orientation == "lettered-rows"))
         self._by_line = diagnostics_by_line
-        self._orientation = Orientation(game.rules.orientation == "lettered-rows")
         self._turn_list = TurnList(env, sheet)
         self._parts = env.get_template("partials/turn_parts.html").module
         self._problems = env.get_template("partials/problems.html")
         self._head_links = memo(env, "partials/turn_parts.html", "head_links")
         self._nav = memo(env, "partials/nav.html")
         self._unseen_counts = memo(env, "partials/turn_parts.html", "unseen_counts")
-        self._unseen_tile = memo(env, "partials/fragments.html", "unseen_tile")
+        self._unseen_tile = _UnseenTiles.of(env)
+        self._label = printed(context["game"].label)
 
     def pages(self) -> Iterator[tuple[str, str]]:
         """(file name, page) for every turn."""
@@ -89,14 +114,16 @@ class TurnPages:
         """What turn.html prints that changes from turn to turn."""
         game, turn = self._game, self._game.turns[index]
         number, position = turn.number, turn.position
-        move_text = self._sheet[index].summary
-        nav = navigation(number, len(game.turns))
+        total = len(game.turns)
+        move_html = printed(self._sheet[index].summary)
+        nav = navigation(number, total)
         unseen = unseen_view(game, position)
         values = dict(
-            title=self._title(number, move_text),
-            number=number, move_text=move_text,
-            board_caption=f"Board after turn {number}: {move_text}",
-            head_links=self._head_links(nav), nav_html=self._nav(nav=nav),
+            title=self._title(number, move_html),
+            number=number, move_text=Markup(move_html),
+            board_caption=Markup(f"Board after turn {number}: {move_html}"),
+            head_links=self._head_links.keyed((number, total), nav),
+            nav_html=self._nav.keyed((number, total), nav=nav),
             move_details=self._parts.move_details(
                 "".join(turn.rack) if turn.rack else turn.event.rack, turn.words),
             score_table=self._parts.score_table(player_lines(game, position),
@@ -105,23 +132,18 @@ class TurnPages:
             unseen_counts=self._unseen_counts.keyed(
                 (unseen.total, unseen.vowels, unseen.consonants, unseen.blanks, unseen.bag),
                 unseen),
-            unseen_tiles=Markup("".join([self._unseen_tile(label, count)
-                                         for label, count in unseen.tiles])),
+            unseen_tiles=Markup("".join(map(self._unseen_tile, unseen.tiles))),
             cgp=game.cgp(index), turn_list=self._turn_list.for_turn(number),
         )
-        values.update(self._boards.board(position.cells, game.rules.layout,
-                                         game.rules.distribution,
-                                         frozenset((t.row, t.col) for t in turn.placed),
-                                         self._orientation))
+        values.update(self._boards.board(index, turn))
         return values
 
-    def _title(self, number: int, move_text: str) -> Markup:
+    def _title(self, number: int, move_html: str) -> Markup:
         """The page title, written with entities so that a page of plain letters stays
         one byte per character in memory and is written without re-encoding."""
-        label = printed(self._context["game"].label)
         if self._context["spoiler_free"] and number == 1:
-            return Markup(f"{label} &middot; turn {number}")
-        return Markup(f"Turn {number}: {printed(move_text)} &middot; {label}")
+            return Markup(f"{self._label} &middot; turn {number}")
+        return Markup(f"Turn {number}: {move_html} &middot; {self._label}")
 
     def _notes(self, index: int) -> str:
         notes = self._game.turns[index].event.notes

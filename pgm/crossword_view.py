@@ -7,6 +7,7 @@ visible text, the screen-reader text and the JSON agree.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -102,6 +103,10 @@ def _tile_square(label: str, layout: Layout, dist: Distribution, row: int, col: 
     return Square(label.upper(), "" if blank else str(points), css, text)
 
 
+_RowKey = tuple[int, tuple[str, ...], tuple[int, ...]]
+"""A board row: its index, its squares' labels, the columns played on this turn."""
+
+
 class BoardRenderer:
     """Board rows from the template's ``square`` and ``row`` macros, each rendered once
     per distinct input: consecutive turns of a game share all but a few rows, a new row
@@ -113,7 +118,8 @@ class BoardRenderer:
         self._square_macro = module.square  # type: ignore[attr-defined]
         self._row_macro = module.row  # type: ignore[attr-defined]
         self._head = memo(env, "partials/fragments.html", "board_head")
-        self._rows: dict[tuple[Any, int, tuple[str, ...], tuple[int, ...]], Markup] = {}
+        self._rows: dict[tuple[str, str, bool], dict[_RowKey, Markup]] = {}
+        """Rows by board shape (layout, tile set, orientation), then by contents."""
         self._squares: dict[tuple[object, ...], str] = {}
         self._limit = limit
         self._row_limit = row_limit
@@ -121,48 +127,51 @@ class BoardRenderer:
         self._row_size = 0
 
     def board(self, cells: tuple[str, ...], layout: Layout, dist: Distribution,
-              new: frozenset[tuple[int, int]], orientation: Orientation) -> dict[str, Any]:
+              new: Iterable[tuple[int, int]], orientation: Orientation) -> dict[str, Any]:
         """The values ``partials/board.html`` prints: ``new`` squares are highlighted."""
-        size = layout.size
+        return self.frame(layout.size, orientation,
+                          self._rows_of(cells, layout, dist, new, orientation))
+
+    def frame(self, size: int, orientation: Orientation, rows: list[Markup]
+              ) -> dict[str, Any]:
+        """The board values around rendered ``rows``."""
         return {"board_size": size, "board_head": self._head(_column_headers(size,
                                                                               orientation)),
-                "board_rows": Markup("".join(self._rows_of(cells, layout, dist, new,
-                                                           orientation)))}
+                "board_rows": Markup("".join(rows))}
 
     def _rows_of(self, cells: tuple[str, ...], layout: Layout, dist: Distribution,
-                 new: frozenset[tuple[int, int]], orientation: Orientation) -> list[Markup]:
+                 new: Iterable[tuple[int, int]], orientation: Orientation) -> list[Markup]:
         """The rows of a position, keyed by their raw contents so that a row seen before
         (on an earlier turn, or in another game) costs a dictionary lookup."""
-        size = layout.size
-        fresh_by_row: dict[int, tuple[int, ...]] = {}
-        for square in sorted(new):
-            r, c = orientation.cell(*square)  # the transpose is its own inverse
-            fresh_by_row[r] = fresh_by_row.get(r, ()) + (c,)
-        if orientation.lettered_rows:
-            raws = [cells[r::size] for r in range(size)]
-        else:
-            raws = [cells[start:start + size] for start in range(0, size * size, size)]
-        shape = (layout.name, dist.name, orientation.lettered_rows)
-        known = self._rows.get
-        out = []
-        for r, raw in enumerate(raws):
-            fresh = fresh_by_row.get(r, ())
-            key = (shape, r, raw, fresh)
-            html = known(key)
-            if html is None:
-                html = self._new_row(key, layout, dist, orientation)
-            out.append(html)
-        return out
+        fresh_by_row = _fresh_by_row(new, orientation)
+        return [self.row(cells, r, fresh_by_row.get(r, ()), layout, dist, orientation)
+                for r in range(layout.size)]
 
-    def _new_row(self, key: tuple[Any, int, tuple[str, ...], tuple[int, ...]], layout: Layout,
+    def row(self, cells: tuple[str, ...], r: int, fresh: tuple[int, ...], layout: Layout,
+            dist: Distribution, orientation: Orientation) -> Markup:
+        """Display row ``r`` with the squares in columns ``fresh`` highlighted."""
+        size = layout.size
+        raw = cells[r::size] if orientation.lettered_rows else cells[r * size:(r + 1) * size]
+        shape = (layout.name, dist.name, orientation.lettered_rows)
+        rows = self._rows.get(shape)
+        if rows is None:
+            rows = self._rows[shape] = {}
+        key = (r, raw, fresh)
+        html = rows.get(key)
+        if html is None:
+            html = self._new_row(rows, key, layout, dist, orientation)
+        return html
+
+    def _new_row(self, rows: dict[_RowKey, Markup], key: _RowKey, layout: Layout,
                  dist: Distribution, orientation: Orientation) -> Markup:
-        _shape, r, raw, fresh = key
+        r, raw, fresh = key
         if self._row_size >= self._row_limit:
-            self._rows.clear()
+            for shape_rows in self._rows.values():
+                shape_rows.clear()
             self._row_size = 0
         squares = Markup("".join(self._square(raw, r, c, layout, dist, fresh, orientation)
                                  for c in range(layout.size)))
-        html = self._rows[key] = Markup(self._row_macro(orientation.row_header(r), squares))
+        html = rows[key] = Markup(self._row_macro(orientation.row_header(r), squares))
         self._row_size += len(html)
         return html
 
@@ -181,6 +190,53 @@ class BoardRenderer:
                 square = _empty_squares(layout, orientation)[r][c]
             html = self._squares[key] = str(self._square_macro(square))
         return html
+
+
+def _fresh_by_row(new: Iterable[tuple[int, int]], orientation: Orientation
+                  ) -> dict[int, tuple[int, ...]]:
+    """Display row -> the columns of the ``new`` board squares in it, left to right."""
+    by_row: dict[int, tuple[int, ...]] = {}
+    for square in sorted(new):
+        r, c = orientation.cell(*square)  # the transpose is its own inverse
+        by_row[r] = by_row.get(r, ()) + (c,)
+    return by_row
+
+
+class TurnBoards:
+    """The board rows of one game's turn pages, in turn order.
+
+    A turn changes the board only on the squares it placed or took back (a withdrawn
+    phoney), so each page redoes just those rows and the rows whose highlight the
+    previous turn left, and keeps the others from the page before. Asked out of order,
+    it renders every row.
+    """
+
+    def __init__(self, renderer: BoardRenderer, layout: Layout, dist: Distribution,
+                 orientation: Orientation) -> None:
+        self._renderer = renderer
+        self._layout = layout
+        self._dist = dist
+        self._orientation = orientation
+        self._rows: list[Markup] = []
+        self._highlighted: tuple[int, ...] = ()
+        self._last = -2
+
+    def board(self, index: int, turn: Turn) -> dict[str, Any]:
+        """The values ``partials/board.html`` prints for ``turn``, the ``index``-th."""
+        cells, orientation = turn.position.cells, self._orientation
+        new = [(t.row, t.col) for t in turn.placed]
+        fresh = _fresh_by_row(new, orientation)
+        if index == self._last + 1 and self._rows:
+            changed = {orientation.cell(t.row, t.col)[0] for t in turn.placed + turn.removed}
+            redo = changed.union(self._highlighted, fresh)
+        else:
+            redo = set(range(self._layout.size))
+            self._rows = [Markup()] * self._layout.size
+        for r in redo:
+            self._rows[r] = self._renderer.row(cells, r, fresh.get(r, ()), self._layout,
+                                               self._dist, orientation)
+        self._highlighted, self._last = tuple(fresh), index
+        return self._renderer.frame(self._layout.size, orientation, self._rows)
 
 
 # ---------------------------------------------------------------------------------------

@@ -127,11 +127,25 @@ def write_file(path: Path, content: str | bytes) -> None:
 def write_files(folder: Path, files: list[tuple[str, str | bytes]]) -> None:
     """Write new files under ``folder`` of the staging tree, making each subfolder once:
     a game's pages share one folder, and asking for it per page costs a system call."""
+    root = os.fspath(folder)
     made: set[str] = set()
     for name, content in files:
         parent = name.rpartition("/")[0]
         if parent not in made:
-            (folder / parent).mkdir(parents=True, exist_ok=True)
+            os.makedirs(os.path.join(root, parent), exist_ok=True)
             made.add(parent)
-        with open(folder / name, "wb") as handle:
-            handle.write(content.encode("utf-8") if isinstance(content, str) else content)
+        _write_new(f"{root}/{name}",
+                   content.encode("utf-8") if isinstance(content, str) else content)
+
+
+def _write_new(path: str, data: bytes) -> None:
+    """Create or truncate ``path`` and write ``data`` with bare system calls: a turn page
+    is a few kilobytes, and a Python file object's buffer and bookkeeping would cost
+    as much again as the write itself."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
