@@ -58,28 +58,34 @@ COLUMNS = tuple(f.name for f in fields(MoveRow))
 
 def rows_of_report(report: dict[str, Any]) -> list[MoveRow]:
     """The rows of one ``pgm check --json`` object (none for boards and unread files)."""
-    game = report.get("game")
-    path = report["path"]
-    if game in ("crossword", "upwords"):
-        return [_tile_game_row(path, turn, event)
-                for turn, event in enumerate(report["events"], start=1)]
-    if game == "gungi":
-        return [MoveRow(path, turn, event["player"], None, None, None, None, None,
-                        event["kind"], event["notation"])
-                for turn, event in enumerate(report["events"], start=1)]
-    return []
+    return [MoveRow(*cells) for cells in _cells_of_report(report)]
 
 
 def moves_csv(report: dict[str, Any]) -> str:
     """The CSV ``pgm export`` writes for one record, made from its ``pgm check --json``
-    object: the site's per-game ``moves.csv`` (the record is not replayed twice)."""
-    return write_rows(rows_of_report(report), "csv")
+    object: the site's per-game ``moves.csv`` (the record is not replayed twice). Its
+    rows go to the writer as plain tuples, one call for the whole game."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    writer.writerows(_cells_of_report(report))
+    return out.getvalue()
 
 
-def _tile_game_row(path: str, turn: int, event: dict[str, Any]) -> MoveRow:
-    return MoveRow(path, turn, event["player"], event["rack"], event["position"],
-                   event["word"], event["stated_score"], event["cumulative"][event["seat"]],
-                   event["kind"])
+def _cells_of_report(report: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The cells of each row of a report, in column order; None for an empty cell."""
+    game = report.get("game")
+    path = report["path"]
+    if game in ("crossword", "upwords"):
+        return [(path, turn, event["player"], event["rack"], event["position"],
+                 event["word"], event["stated_score"], event["cumulative"][event["seat"]],
+                 event["kind"], None)
+                for turn, event in enumerate(report["events"], start=1)]
+    if game == "gungi":
+        return [(path, turn, event["player"], None, None, None, None, None, event["kind"],
+                 event["notation"])
+                for turn, event in enumerate(report["events"], start=1)]
+    return []
 
 
 def record_files(inputs: Iterable[Path]) -> tuple[list[Path], list[str]]:
