@@ -1,0 +1,48 @@
+"""Notes and descriptions: a plain line skips markdown-it, and gets exactly the markup
+markdown-it would have made of it."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pgm.markdown import _PLAIN_LINE, _renderer, render_markdown, strip_bidi_controls
+
+# Letters of several scripts, digits, every character the plain-line rule allows, and the
+# characters that make markdown do something (lists, emphasis, links, code, entities...).
+ALPHABET = ("abcXYZ019éßжλ中٣ ,.;:?'\"()/%+=@$-" "*_[]<>!&#~|`\\\n\t\r\u202e\u00a0")
+
+
+def markdown_it(text: str, allow_html: bool) -> str:
+    return _renderer(allow_html).render(strip_bidi_controls(text))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(text=st.text(alphabet=ALPHABET, max_size=30), allow_html=st.booleans())
+def test_every_text_renders_as_markdown_it_renders_it(text: str, allow_html: bool) -> None:
+    assert render_markdown(text, allow_html) == markdown_it(text, allow_html)
+
+
+@pytest.mark.parametrize("text", [
+    "Best was 8H QUIXOTIC (365), not 8G", 'He said "no" - it\'s 50% luck',
+    "copy 12", "x = y / 2 + 1 @ $3", "Ж и λ", "a  b",
+])
+def test_plain_lines_take_the_short_way_to_the_same_paragraph(text: str) -> None:
+    assert _PLAIN_LINE.fullmatch(text)
+    assert render_markdown(text) == markdown_it(text, False)
+
+
+@pytest.mark.parametrize("text", [
+    "2. second", "1) first", "- item", "+ item", "= x", "# head", "> quote", "ends ",
+    " starts", "a\nb", "*em*", "a_b_", "[x](javascript:alert(1))", "a < b", "a & b",
+    "x | y", "~~old~~", "`code`", "a\\b", "wow!", "",
+])
+def test_lines_markdown_may_act_on_go_through_markdown_it(text: str) -> None:
+    assert not _PLAIN_LINE.fullmatch(text)
+    assert render_markdown(text) == markdown_it(text, False)
+
+
+def test_raw_html_stays_escaped_in_plain_and_marked_up_notes() -> None:
+    assert "<script>" not in render_markdown("<script>alert(1)</script> it's 5%")
+    assert render_markdown('say "hi"') == '<p>say &quot;hi&quot;</p>\n'
