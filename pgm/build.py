@@ -9,7 +9,6 @@ by an atomic rename; a build with nothing changed writes nothing.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import time
@@ -150,7 +149,7 @@ def _read_event(options: BuildOptions, out: Path) -> tuple[_Event, list[str]]:
         check_output(out, root, [s.path for s in sources])
     except OutputError as exc:
         raise BuildError(str(exc)) from None
-    folders = sorted(Path(root, name) for name in {os.path.dirname(r) for r in found})
+    folders = sorted(Path(root, name) for name in {r.rpartition("/")[0] for r in found})
     configs = load_configs(root, folders, {"base_url": options.base_url})
     if configs.has_errors:
         raise BuildError("the event configuration has errors:\n" +

@@ -142,6 +142,7 @@ def _slugged(root: Path, relatives: list[str]) -> tuple[Source, ...]:
     folders: set[str] = set()
     """Every folder a slug lives in: a game may not take a folder's name."""
     sources = []
+    paths: dict[str, Path] = {}
     for relative in relatives:
         folder_names, _, name = relative.rpartition("/")
         parts = [slugify(part) for part in folder_names.split("/") if part]
@@ -151,7 +152,10 @@ def _slugged(root: Path, relatives: list[str]) -> tuple[Source, ...]:
             slug, n = f"{base}-{n}", n + 1
         taken.add(slug)
         folders.update("/".join(slug.split("/")[:i]) for i in range(1, slug.count("/") + 1))
-        sources.append(Source(Path(root, relative), relative, slug))
+        # One Path per folder, joined with each name: parsing every path whole is slow.
+        folder = paths.get(folder_names) or paths.setdefault(folder_names,
+                                                             Path(root, folder_names))
+        sources.append(Source(folder / name, relative, slug))
     return tuple(sources)
 
 

@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -181,6 +182,9 @@ def load_state(out: Path) -> BuildState | None:
         return None
 
 
+_ENTRY_FIELDS = tuple(f.name for f in fields(GameEntry))
+
+
 def _record_from_json(digest: str, stamp: list[int] | None) -> RecordPrint | None:
     if not digest:
         return None
@@ -188,7 +192,7 @@ def _record_from_json(digest: str, stamp: list[int] | None) -> RecordPrint | Non
 
 
 def _entry_json(entry: GameEntry) -> dict[str, Any]:
-    data = {f.name: getattr(entry, f.name) for f in fields(entry)}
+    data = {name: getattr(entry, name) for name in _ENTRY_FIELDS}
     data["diagnostics"] = [{"path": d.path, "line": d.line, "severity": d.severity.value,
                             "message": d.message, "column": d.column}
                            for d in entry.diagnostics]
@@ -221,7 +225,7 @@ def record_print(path: Path, known: RecordPrint | None, now_ns: int) -> RecordPr
     if known is not None and known.stamp is not None and \
             _stamp(os.stat(path)) == known.stamp:
         return known
-    with open(path, "rb") as handle:
+    with open(path, "rb", buffering=0) as handle:  # read whole: no buffer needed
         # The stamp of the very file read, taken before reading it: a write that lands
         # while it is read gives the file a newer stamp, so the next build reads again.
         info = os.fstat(handle.fileno())
@@ -235,16 +239,32 @@ def _stamp(info: os.stat_result) -> Stamp:
 
 
 def tree_fingerprint(*folders: Path | None) -> str:
-    """Fingerprint of every file below the given folders (templates, static, theme)."""
+    """Fingerprint of every file below the given folders (templates, static, theme);
+    a file is read again only when its stamp changed, as a record is."""
     digest = hashlib.sha256()
+    now_ns = time.time_ns()
     for folder in folders:
         if folder is None or not folder.is_dir():
             continue
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                digest.update(str(path.relative_to(folder)).encode())
-                digest.update(path.read_bytes())
+        for relative, path in _files_below(str(folder)):
+            known = _file_prints.get(path)
+            found = _file_prints[path] = record_print(Path(path), known, now_ns)
+            digest.update(f"{relative}\0{found.digest}\0".encode())
     return digest.hexdigest()
+
+
+_file_prints: dict[str, RecordPrint] = {}
+"""By path: what the files of the templates and themes of this process hash to."""
+
+
+def _files_below(folder: str) -> list[tuple[str, str]]:
+    """Every file below ``folder``: (path below it with '/', full path), sorted."""
+    found = []
+    for here, _, names in os.walk(folder):
+        prefix = os.path.relpath(here, folder).replace(os.sep, "/") + "/"
+        found += [(prefix.removeprefix("./") + name, os.path.join(here, name))
+                  for name in names]
+    return sorted(found)
 
 
 def atomic_write(path: Path, content: str | bytes) -> bool:
