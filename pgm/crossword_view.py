@@ -20,6 +20,7 @@ from pgm.crossword_model import CrosswordGame, Position, Turn, unseen_tiles, vow
 from pgm.diagnostics import Diagnostic
 from pgm.fragments import memo
 from pgm.gcg import Event, EventKind
+from pgm.page_plan import PagePlan
 from pgm.scoring import square_name
 from pgm.tiles import BLANK, Distribution, is_blank
 
@@ -107,21 +108,35 @@ _RowKey = tuple[int, tuple[str, ...], tuple[int, ...]]
 """A board row: its index, its squares' labels, the columns played on this turn."""
 
 
+class _Shape:
+    """What is kept for one board shape (layout, tile set, orientation): its rows by
+    contents, its squares by place, and each row's markup around its squares."""
+
+    def __init__(self, layout: Layout, dist: Distribution, orientation: Orientation) -> None:
+        self.layout = layout
+        self.dist = dist
+        self.orientation = orientation
+        self.rows: dict[_RowKey, Markup] = {}
+        squares = layout.size * layout.size
+        self.squares: tuple[list[dict[str, str]], list[dict[str, str]]] = (
+            [{} for _ in range(squares)], [{} for _ in range(squares)])
+        """Square markup by display square and label: as it stands, and just played.
+        Bounded by the tile set, so never trimmed."""
+        self.row_plans: dict[int, PagePlan | None] = {}
+
+
 class BoardRenderer:
     """Board rows from the template's ``square`` and ``row`` macros, each rendered once
     per distinct input: consecutive turns of a game share all but a few rows, a new row
-    shares all but a few squares, and empty squares are shared by every game."""
+    shares all but a few squares, and empty squares are shared by every game. A row's
+    own markup is planned once per row (pgm.page_plan), so a new row costs a join."""
 
-    def __init__(self, env: jinja2.Environment, limit: int = 50_000,
-                 row_limit: int = 8_000_000) -> None:
+    def __init__(self, env: jinja2.Environment, row_limit: int = 8_000_000) -> None:
         module = env.get_template("partials/fragments.html").module
         self._square_macro = module.square  # type: ignore[attr-defined]
         self._row_macro = module.row  # type: ignore[attr-defined]
         self._head = memo(env, "partials/fragments.html", "board_head")
-        self._rows: dict[tuple[str, str, bool], dict[_RowKey, Markup]] = {}
-        """Rows by board shape (layout, tile set, orientation), then by contents."""
-        self._squares: dict[tuple[object, ...], str] = {}
-        self._limit = limit
+        self._shapes: dict[tuple[str, str, bool], _Shape] = {}
         self._row_limit = row_limit
         """Characters of row markup kept; a row is about a kilobyte."""
         self._row_size = 0
@@ -129,8 +144,10 @@ class BoardRenderer:
     def board(self, cells: tuple[str, ...], layout: Layout, dist: Distribution,
               new: Iterable[tuple[int, int]], orientation: Orientation) -> dict[str, Any]:
         """The values ``partials/board.html`` prints: ``new`` squares are highlighted."""
+        fresh_by_row = _fresh_by_row(new, orientation)
         return self.frame(layout.size, orientation,
-                          self._rows_of(cells, layout, dist, new, orientation))
+                          [self.row(cells, r, fresh_by_row.get(r, ()), layout, dist,
+                                    orientation) for r in range(layout.size)])
 
     def frame(self, size: int, orientation: Orientation, rows: list[Markup]
               ) -> dict[str, Any]:
@@ -139,57 +156,64 @@ class BoardRenderer:
                                                                               orientation)),
                 "board_rows": Markup("".join(rows))}
 
-    def _rows_of(self, cells: tuple[str, ...], layout: Layout, dist: Distribution,
-                 new: Iterable[tuple[int, int]], orientation: Orientation) -> list[Markup]:
-        """The rows of a position, keyed by their raw contents so that a row seen before
-        (on an earlier turn, or in another game) costs a dictionary lookup."""
-        fresh_by_row = _fresh_by_row(new, orientation)
-        return [self.row(cells, r, fresh_by_row.get(r, ()), layout, dist, orientation)
-                for r in range(layout.size)]
-
     def row(self, cells: tuple[str, ...], r: int, fresh: tuple[int, ...], layout: Layout,
             dist: Distribution, orientation: Orientation) -> Markup:
-        """Display row ``r`` with the squares in columns ``fresh`` highlighted."""
+        """Display row ``r`` with the squares in columns ``fresh`` highlighted, keyed by
+        its raw contents so that a row seen before (on an earlier turn, or in another
+        game) costs a dictionary lookup."""
         size = layout.size
         raw = cells[r::size] if orientation.lettered_rows else cells[r * size:(r + 1) * size]
-        shape = (layout.name, dist.name, orientation.lettered_rows)
-        rows = self._rows.get(shape)
-        if rows is None:
-            rows = self._rows[shape] = {}
+        shape = self._shape(layout, dist, orientation)
         key = (r, raw, fresh)
-        html = rows.get(key)
+        html = shape.rows.get(key)
         if html is None:
-            html = self._new_row(rows, key, layout, dist, orientation)
+            html = self._new_row(shape, key)
         return html
 
-    def _new_row(self, rows: dict[_RowKey, Markup], key: _RowKey, layout: Layout,
-                 dist: Distribution, orientation: Orientation) -> Markup:
+    def _shape(self, layout: Layout, dist: Distribution, orientation: Orientation) -> _Shape:
+        key = (layout.name, dist.name, orientation.lettered_rows)
+        shape = self._shapes.get(key)
+        if shape is None:
+            shape = self._shapes[key] = _Shape(layout, dist, orientation)
+        return shape
+
+    def _new_row(self, shape: _Shape, key: _RowKey) -> Markup:
         r, raw, fresh = key
         if self._row_size >= self._row_limit:
-            for shape_rows in self._rows.values():
-                shape_rows.clear()
+            for each in self._shapes.values():
+                each.rows.clear()
             self._row_size = 0
-        squares = Markup("".join(self._square(raw, r, c, layout, dist, fresh, orientation)
-                                 for c in range(layout.size)))
-        html = rows[key] = Markup(self._row_macro(orientation.row_header(r), squares))
+        start = r * shape.layout.size
+        as_is, just_played = shape.squares
+        parts = []
+        for c, label in enumerate(raw):
+            new = c in fresh
+            known = (just_played if new else as_is)[start + c]
+            html = known.get(label)
+            if html is None:
+                html = known[label] = str(self._square_macro(_square(shape, r, c, label, new)))
+            parts.append(html)
+        html = shape.rows[key] = self._row_html(shape, r, Markup("".join(parts)))
         self._row_size += len(html)
         return html
 
-    def _square(self, raw: tuple[str, ...], r: int, c: int, layout: Layout, dist: Distribution,
-                fresh: tuple[int, ...], orientation: Orientation) -> str:
-        label, new = raw[c], c in fresh
-        key = (layout.name, dist.name, orientation.lettered_rows, r, c, label, new)
-        html = self._squares.get(key)
-        if html is None:
-            if len(self._squares) >= self._limit:
-                self._squares.clear()
-            if label:
-                br, bc = orientation.cell(r, c)
-                square = _tile_square(label, layout, dist, br, bc, new, orientation)
-            else:
-                square = _empty_squares(layout, orientation)[r][c]
-            html = self._squares[key] = str(self._square_macro(square))
-        return html
+    def _row_html(self, shape: _Shape, r: int, squares: Markup) -> Markup:
+        header = shape.orientation.row_header(r)
+        if r not in shape.row_plans:
+            shape.row_plans[r] = PagePlan.of(
+                lambda markers: self._row_macro(header, **markers), ["squares"])
+        plan = shape.row_plans[r]
+        if plan is None:  # a theme's row macro does more with its squares than print them
+            return Markup(self._row_macro(header, squares))
+        return Markup(plan.fill({"squares": squares}))
+
+
+def _square(shape: _Shape, r: int, c: int, label: str, new: bool) -> Square:
+    """The square at display (r, c) holding ``label`` (empty: "")."""
+    if not label:
+        return _empty_squares(shape.layout, shape.orientation)[r][c]
+    br, bc = shape.orientation.cell(r, c)
+    return _tile_square(label, shape.layout, shape.dist, br, bc, new, shape.orientation)
 
 
 def _fresh_by_row(new: Iterable[tuple[int, int]], orientation: Orientation

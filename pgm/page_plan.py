@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NoReturn
 
 import jinja2
@@ -40,6 +40,14 @@ class _Marker(Markup):
     __add__ = __radd__ = __mul__ = __mod__ = __rmod__ = __int__ = __float__ = _refuse
     __hash__ = Markup.__hash__
 
+    def __getattribute__(self, name: str) -> Any:
+        """Printing needs only ``__html__``; a filter or method (``|lower``,
+        ``.replace()``) would change the marker's text, or leave it looking untouched
+        while the value it stands for would have changed."""
+        if name != "__html__":
+            _Marker._refuse(self)
+        return super().__getattribute__(name)
+
 
 class PagePlan:
     """The fixed text of a page and, between its pieces, the names of the values."""
@@ -54,11 +62,18 @@ class PagePlan:
         """The plan of ``template`` for the values that are the same on every page
         (``context``); None when the template uses a per-turn value other than by
         printing it, or fails to render."""
+        return cls.of(lambda markers: template.render(context, **markers), per_turn)
+
+    @classmethod
+    def of(cls, render: Callable[..., str], holes: Iterable[str]) -> PagePlan | None:
+        """The plan of what ``render`` makes when given a marker for each of ``holes``
+        (as keyword arguments): a template, or a macro with its other arguments bound.
+        None when it does more with a marker than print it, or fails."""
         nonce = secrets.token_hex(8)
-        markers = {name: _Marker(f"\0{nonce}:{name}\0") for name in per_turn}
+        markers = {name: _Marker(f"\0{nonce}:{name}\0") for name in holes}
         try:
-            text = template.render(context, **markers)
-        except Exception:  # noqa: BLE001 - the page is rendered per turn, which reports it
+            text = render(markers)
+        except Exception:  # noqa: BLE001 - the caller renders for real, which reports it
             return None
         parts = re.split(f"\0{nonce}:(\\w+)\0", text)
         fixed, names = parts[0::2], parts[1::2]

@@ -42,6 +42,10 @@ THEMES = {
     "a filter on a per-turn value": "{% block footer %} {{ move_text|upper }}{% endblock %}",
     "a per-turn value in a loop": "{% block footer %}{% for c in title %}{% endfor %} x"
                                   "{% endblock %}",
+    "a filter that leaves a marker's text as it is":
+        "{% block footer %} {{ move_text|lower }}{% endblock %}",
+    "a method that leaves a marker's text as it is":
+        "{% block footer %} {{ move_text.replace(' ', '_') }}{% endblock %}",
 }
 
 
@@ -65,6 +69,10 @@ def test_a_theme_using_per_turn_values_gets_pages_rendered_per_turn(tmp_path, fo
             assert ("late" in end) == (number > 3)
         if "upper" in footer:
             assert move.upper() in end and move.upper() != move
+        if "lower" in footer:
+            assert move.lower() in end and move.lower() != move
+        if "replace" in footer:
+            assert move.replace(" ", "_") in end and " " in move
 
 
 def test_record_text_that_looks_like_a_marker_is_printed_as_it_is(tmp_path) -> None:
