@@ -38,7 +38,7 @@ def render_markdown(text: str, allow_html: bool = False) -> Markup:
     return Markup(_renderer(allow_html).render(cleaned))  # noqa: S704 - rendered safely above
 
 
-_PLAIN_LINE = re.compile(r"(?![0-9]{1,9}[.)])[^\W_](?:[^\W_]|[ ,.;:?'\"()/%+=@$-])*(?<! )")
+_PLAIN_LINE = re.compile(r"(?![0-9]{1,9}[.)])[^\W_](?:[^\W_]|[ ,.;:?!#'\"()/%+=@$-])*(?<! )")
 """One line of words and plain punctuation, starting with a letter or digit that does
 not open a list: markdown has nothing to do in it. Most notes of annotators are such
 lines, and markdown-it takes some hundred microseconds to say so, a note on every few
