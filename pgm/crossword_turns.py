@@ -95,6 +95,8 @@ class TurnPages:
         self._problems = env.get_template("partials/problems.html")
         self._head_links = memo(env, "partials/turn_parts.html", "head_links")
         self._nav = memo(env, "partials/nav.html")
+        self._navigations: dict[tuple[int, int], tuple[Markup, Markup]] = \
+            env.__dict__.setdefault("pgm_turn_navigation", {})
         self._unseen_counts = memo(env, "partials/turn_parts.html", "unseen_counts")
         self._unseen_tile = _UnseenTiles.of(env)
         self._label = printed(context["game"].label)
@@ -116,14 +118,13 @@ class TurnPages:
         number, position = turn.number, turn.position
         total = len(game.turns)
         move_html = printed(self._sheet[index].summary)
-        nav = navigation(number, total)
+        head_links, nav_html = self._navigation(number, total)
         unseen = unseen_view(game, position)
         values = dict(
             title=self._title(number, move_html),
             number=number, move_text=Markup(move_html),
             board_caption=Markup(f"Board after turn {number}: {move_html}"),
-            head_links=self._head_links.keyed((number, total), nav),
-            nav_html=self._nav.keyed((number, total), nav=nav),
+            head_links=head_links, nav_html=nav_html,
             move_details=self._parts.move_details(
                 "".join(turn.rack) if turn.rack else turn.event.rack, turn.words),
             score_table=self._parts.score_table(player_lines(game, position),
@@ -137,6 +138,16 @@ class TurnPages:
         )
         values.update(self._boards.board(index, turn))
         return values
+
+    def _navigation(self, number: int, total: int) -> tuple[Markup, Markup]:
+        """``head_links`` and ``nav_html`` of turn ``number`` of ``total``: the same in
+        every game of that length, so kept per environment."""
+        found = self._navigations.get((number, total))
+        if found is None:
+            nav = navigation(number, total)
+            found = self._navigations[(number, total)] = (self._head_links(nav),
+                                                          self._nav(nav=nav))
+        return found
 
     def _title(self, number: int, move_html: str) -> Markup:
         """The page title, written with entities so that a page of plain letters stays

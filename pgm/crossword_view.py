@@ -373,18 +373,15 @@ class Unseen:
 
 
 def player_lines(game: CrosswordGame, position: Position) -> tuple[PlayerLine, ...]:
+    """Each seated player's line of the score table; the spread is against the best of
+    the others."""
+    scores = position.scores
+    racks = position.racks or (None,) * len(scores)
     lines = []
-    best_other = {}
-    for seat in range(len(position.scores)):
-        others = [s for i, s in enumerate(position.scores) if i != seat]
-        best_other[seat] = max(others) if others else 0
-    racks = position.racks or (None,) * len(position.scores)
-    for seat, player in enumerate(game.record.players):
-        if seat >= len(position.scores):
-            break
+    for seat, player in enumerate(game.record.players[:len(scores)]):
         rack = racks[seat]
-        lines.append(PlayerLine(player.name, player.nick, position.scores[seat],
-                                position.scores[seat] - best_other[seat],
+        lines.append(PlayerLine(player.name, player.nick, scores[seat],
+                                scores[seat] - max(scores[:seat] + scores[seat + 1:], default=0),
                                 None if rack is None else "".join(rack),
                                 position.to_move == seat))
     return tuple(lines)
