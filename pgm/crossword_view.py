@@ -302,14 +302,16 @@ def word_display(turn: Turn, game: CrosswordGame) -> str:
     return "".join(out)
 
 
-def describe(turn: Turn, game: CrosswordGame) -> str:
-    """One sentence saying what happened, for the page, its title and screen readers."""
+def describe(turn: Turn, game: CrosswordGame, word: str | None = None) -> str:
+    """One sentence saying what happened, for the page, its title and screen readers;
+    ``word`` is the play's :func:`word_display` when the caller has it already."""
     event = turn.event
     name = game.record.players[turn.player].name
     kind = event.kind
     if kind is EventKind.PLAY:
         direction = "down" if event.position[:1].isalpha() else "across"
-        text = (f"{name} played {word_display(turn, game)} at {event.position.upper()} "
+        word = word_display(turn, game) if word is None else word
+        text = (f"{name} played {word} at {event.position.upper()} "
                 f"{direction} for {_plural(event.score, 'point')}")
         if len(turn.placed) == 7:
             text += " (bingo)"
@@ -411,9 +413,12 @@ class SheetRow:
 
 def score_sheet(game: CrosswordGame, diagnostics_by_line: dict[int, list[Diagnostic]]
                 ) -> tuple[SheetRow, ...]:
-    return tuple(sheet_row(turn, game.record.players[turn.player].name,
-                           word_display(turn, game), describe(turn, game), diagnostics_by_line)
-                 for turn in game.turns)
+    rows = []
+    for turn in game.turns:
+        word = word_display(turn, game)
+        rows.append(sheet_row(turn, game.record.players[turn.player].name, word,
+                              describe(turn, game, word), diagnostics_by_line))
+    return tuple(rows)
 
 
 def sheet_row(turn: Any, name: str, play_word: str, summary: str,
