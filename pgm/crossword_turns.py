@@ -30,7 +30,7 @@ from pgm.diagnostics import Diagnostic
 from pgm.fragments import memo
 from pgm.markdown import render_markdown
 from pgm.page_parts import navigation
-from pgm.page_plan import PagePlan
+from pgm.page_plan import Holes, PagePlan
 from pgm.render import printed
 
 
@@ -41,17 +41,33 @@ class NoteView:
 
 
 class TurnList:
-    """The list of every turn on each turn page: items are rendered once per game and
-    only the current one differs from page to page."""
+    """The list of every turn on each turn page: items are made once per game and only
+    the current one differs from page to page. An item is ``turn_item`` filled in from
+    a plan (one for the current item, one for the others) when the macro only prints
+    the row's number, word and score."""
+
+    _FIELDS = ("number", "word", "score")
 
     def __init__(self, env: jinja2.Environment, sheet: tuple[SheetRow, ...]) -> None:
-        self._item = env.get_template("partials/fragments.html").module.turn_item  # type: ignore[attr-defined]
+        macro = self._macro = env.get_template("partials/fragments.html").module.turn_item  # type: ignore[attr-defined]
+        plans: dict[bool, PagePlan | None] = env.__dict__.setdefault("pgm_turn_item_plans", {})
+        for current in (False, True):
+            if current not in plans:
+                plans[current] = PagePlan.of(
+                    lambda markers, now=current: macro(Holes(markers), now), self._FIELDS)
+        self._plans = plans
         self._sheet = sheet
-        self._items = [str(self._item(row, False)) for row in sheet]
+        self._items = [self._item(row, False) for row in sheet]
 
     def for_turn(self, number: int) -> Markup:
-        current = str(self._item(self._sheet[number - 1], True))
+        current = self._item(self._sheet[number - 1], True)
         return Markup("".join(self._items[:number - 1] + [current] + self._items[number:]))
+
+    def _item(self, row: SheetRow, current: bool) -> str:
+        plan = self._plans[current]
+        if plan is None:
+            return str(self._macro(row, current))
+        return plan.fill({"number": row.number, "word": row.word, "score": row.score})
 
 
 class _UnseenTiles:

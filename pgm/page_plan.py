@@ -49,6 +49,15 @@ class _Marker(Markup):
         return super().__getattribute__(name)
 
 
+class Holes:
+    """Markers as the attributes of one object, to plan a macro that takes a row
+    (``r.number``): an attribute it reads that is not a hole is undefined, so such a
+    macro is not planned."""
+
+    def __init__(self, markers: Mapping[str, Any]) -> None:
+        self.__dict__.update(markers)
+
+
 class PagePlan:
     """The fixed text of a page and, between its pieces, the names of the values."""
 

@@ -38,6 +38,10 @@ class _Quiet(SimpleHTTPRequestHandler):
         return
 
 
+def game_json(folder: Path) -> dict:
+    return json.loads((folder / "game.json").read_text())
+
+
 def static_server(folder: Path) -> tuple[ThreadingHTTPServer, str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(folder)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -65,8 +69,9 @@ def test_watch_rebuilds_when_a_record_is_saved(tmp_path) -> None:
         time.sleep(0.3)  # let the watcher settle before the annotator saves
         (event / "live/board-1.gcg").write_bytes(prefix(6))
         assert wait_for(lambda: (out / "live/board-1/6.html").is_file())
-        data = json.loads((out / "live/board-1/game.json").read_text())
-        assert data["turns"] == 6 and data["live"] is True
+        # game.json is written after the pages (a poll never points at a missing page)
+        assert wait_for(lambda: game_json(out / "live/board-1")["turns"] == 6)
+        assert game_json(out / "live/board-1")["live"] is True
         (event / "event.yaml").write_text("title: Live club night\n")
         assert wait_for(lambda: "Live club night" in (out / "index.html").read_text())
     finally:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, ROOT
 from sitehelpers import make_event
 
 import pgm.page_plan
@@ -84,3 +84,21 @@ def test_record_text_that_looks_like_a_marker_is_printed_as_it_is(tmp_path) -> N
     page = (tmp_path / "o/g/3.html").read_text(encoding="utf-8")
     assert page.count("Cesar \x00abc:title\x00") >= 2
     assert "<title>Turn 3: " in page
+
+
+def test_a_theme_turn_item_that_shows_more_of_the_row_is_rendered_per_item(tmp_path) -> None:
+    """turn_item is planned with holes for the row's number, word and score only; a
+    theme's item that shows the player is rendered for every item instead."""
+    fragments = (ROOT / "templates/partials/fragments.html").read_text(encoding="utf-8")
+    start = fragments.index("{% macro turn_item(")
+    end = fragments.index("{% endmacro %}", start) + len("{% endmacro %}")
+    themed = fragments[:start] + ('{% macro turn_item(r, current) %}<li>{{ r.number }} '
+                                  '{{ r.player }}</li>{% endmacro %}') + fragments[end:]
+    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {
+        "g.gcg": record, "event.yaml": "theme_dir: theme\n",
+        "theme/partials/fragments.html": themed})
+    assert not build(BuildOptions(event, tmp_path / "o", jobs=1)).errors
+    page = (tmp_path / "o/g/2.html").read_text(encoding="utf-8")
+    items = re.findall(r"<li>(\d+) ([^<]*)</li>", page.split('class="turn-list"')[1])
+    assert items[:2] == [("1", "andy"), ("2", "cesar")]
