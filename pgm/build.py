@@ -12,7 +12,7 @@ from __future__ import annotations
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,7 +47,6 @@ from pgm.state import (
 
 if TYPE_CHECKING:
     from pgm.site_model import GameEntry
-    from pgm.site_pages import Files
 
 
 class BuildError(Exception):
@@ -217,11 +216,12 @@ def _export_order(event: _Event, states: dict[str, GameState]) -> list[str]:
     return [slugs[relative] for relative in event.found if slugs[relative] in states]
 
 
-def _render_site(event: _Event, entries: list[GameEntry]) -> Files:
+def _render_site(event: _Event, entries: list[GameEntry], keep: bool
+                 ) -> Iterator[tuple[str, str]]:
     from pgm.render import make_environment
     from pgm.site_pages import render_site_files
 
-    return render_site_files(make_environment(event.theme_dir), event.configs, entries)
+    return render_site_files(make_environment(event.theme_dir), event.configs, entries, keep)
 
 
 # ---------------------------------------------------------------------------------------
@@ -235,13 +235,13 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
         plan = plan_games(event.configs, event.sources, None)
         _copy_static(event.configs, stage, event.theme_dir)
         states = _run(plan, options, event, stage, False, result, progress)
-        site = _render_site(event, _entries(plan, states))
-        for path, content in site:
+        site = []
+        for path, content in _render_site(event, _entries(plan, states), keep=False):
             write_file(stage / path, content)
+            site.append(path)
         layout = write_event_moves(stage, stage / MOVES_NAME, _export_order(event, states))
-        result.pages += sum(1 for p, _ in site if p.endswith(".html"))
-        state = BuildState(site_print, states, [p for p, _ in site] + [MOVES_NAME], layout)
-        save_state(stage, state)
+        result.pages += sum(1 for p in site if p.endswith(".html"))
+        save_state(stage, BuildState(site_print, states, site + [MOVES_NAME], layout))
         result.files_written += len(site) + 2
         publish(stage, out)
     except BaseException:
@@ -263,7 +263,8 @@ def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, 
     if not result.rendered_games and not removed and unchanged:
         result.pages += sum(1 for p in state.site_files if p.endswith(".html"))
         return
-    site = _render_site(event, _entries(plan, states))
+    # Every page made before any is written: a template error writes nothing.
+    site = list(_render_site(event, _entries(plan, states), keep=True))
     result.pages += sum(1 for p, _ in site if p.endswith(".html"))
     result.files_written += sum(atomic_write(out / path, content) for path, content in site)
     same = frozenset(slug for slug, s in states.items() if s is state.games.get(slug))

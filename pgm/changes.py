@@ -48,7 +48,9 @@ def plan_games(configs: ConfigSet, sources: tuple[Source, ...], state: BuildStat
             continue
         old = state.games.get(source.slug) if state else None
         record = record_print(source.path, old.record if old else None, now_ns)
-        game_print = _game_print(record.digest, _settings_text(settings), source.relative)
+        # Kept for rebuilds, which ask again for every game; a first build asks once.
+        game_print = (_game_print if old else fingerprint)(
+            record.digest, _settings_text(settings), source.relative)
         plan.order.append(source.slug)
         if old is not None and old.fingerprint == game_print:
             old.remember(record)
@@ -66,5 +68,4 @@ def _settings_text(settings: GameSettings) -> str:
 
 @functools.lru_cache(maxsize=65_536)
 def _game_print(digest: str, settings: str, relative: str) -> str:
-    """Kept for a watch session, which asks again for every game at every rebuild."""
     return fingerprint(digest, settings, relative)

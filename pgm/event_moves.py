@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import mmap
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,19 +26,17 @@ Layout = list[tuple[str, int]]
 """(slug, length in bytes of its rows) in file order."""
 
 
-def write_event_moves(site: Path, target: Path, slugs: Iterable[str],
+def write_event_moves(site: Path, target: Path, slugs: Sequence[str],
                       previous: Layout | None = None,
                       unchanged: frozenset[str] = frozenset()) -> Layout:
     """Write the file to ``target`` from the game folders of ``site``; rows of the
     ``unchanged`` games come from ``site/moves.csv`` when ``previous`` describes it.
     Returns the new layout."""
     with _previous_file(site / NAME, previous) as old:
-        pieces, layout = _pieces(site, slugs, old, unchanged)
-        _write(target, old, pieces)
-    return layout
+        return _write(target, old, _pieces(site, slugs, old, unchanged))
 
 
-def replace_event_moves(site: Path, slugs: Iterable[str], previous: Layout | None,
+def replace_event_moves(site: Path, slugs: Sequence[str], previous: Layout | None,
                         unchanged: frozenset[str]) -> tuple[Layout, bool]:
     """Rewrite ``site/moves.csv`` in place by one rename, so that a spectator
     downloading it gets the old file or the new one; left alone when its bytes would
@@ -46,11 +44,11 @@ def replace_event_moves(site: Path, slugs: Iterable[str], previous: Layout | Non
     file was written."""
     temp = site / f".{NAME}.{os.getpid()}.tmp"
     with _previous_file(site / NAME, previous) as old:
-        pieces, layout = _pieces(site, slugs, old, unchanged)
-        if old.same(pieces):
+        layout = old.same(_pieces(site, slugs, old, unchanged))
+        if layout is not None:
             return layout, False
         try:
-            _write(temp, old, pieces)
+            layout = _write(temp, old, _pieces(site, slugs, old, unchanged))
             os.replace(temp, site / NAME)
         finally:
             temp.unlink(missing_ok=True)
@@ -61,29 +59,29 @@ Piece = tuple[int, int] | bytes
 """Rows copied from the previous file (a span of it), or a game's rows read anew."""
 
 
-def _pieces(site: Path, slugs: Iterable[str], old: _Previous, unchanged: frozenset[str]
-            ) -> tuple[list[Piece], Layout]:
-    pieces: list[Piece] = []
-    layout: Layout = []
+def _pieces(site: Path, slugs: Sequence[str], old: _Previous, unchanged: frozenset[str]
+            ) -> Iterator[tuple[str, Piece]]:
+    """Each game's rows in file order, read one game at a time: the file is never held."""
     for slug in slugs:
         span = old.spans.get(slug) if slug in unchanged else None
-        rows: Piece | None = span or _game_rows(site / slug / NAME)
-        if rows is None:
-            continue
-        length = rows[1] - rows[0] if isinstance(rows, tuple) else len(rows)
-        if length:
-            pieces.append(rows)
-            layout.append((slug, length))
-    return pieces, layout
+        rows = span or _game_rows(site / slug / NAME)
+        if rows:
+            yield slug, rows
 
 
-def _write(target: Path, old: _Previous, pieces: list[Piece]) -> None:
+def _length(piece: Piece) -> int:
+    return piece[1] - piece[0] if isinstance(piece, tuple) else len(piece)
+
+
+def _write(target: Path, old: _Previous, pieces: Iterable[tuple[str, Piece]]) -> Layout:
     """The header and every piece; neighbouring spans of the previous file, which is
-    most of it after a rebuild, are copied in one write."""
+    most of it after a rebuild, are copied in one write. Returns the layout."""
+    layout: Layout = []
     with open(target, "wb") as handle:
         handle.write(HEADER)
         run: tuple[int, int] | None = None
-        for piece in pieces:
+        for slug, piece in pieces:
+            layout.append((slug, _length(piece)))
             if isinstance(piece, tuple) and run and run[1] == piece[0]:
                 run = (run[0], piece[1])
                 continue
@@ -94,6 +92,7 @@ def _write(target: Path, old: _Previous, pieces: list[Piece]) -> None:
                 handle.write(piece)
         if run:
             handle.write(old.view[run[0]:run[1]])
+    return layout
 
 
 def _game_rows(path: Path) -> bytes | None:
@@ -119,21 +118,21 @@ class _Previous:
                 self.spans[slug] = (offset, offset + length)
                 offset += length
 
-    def same(self, pieces: list[Piece]) -> bool:
-        """Whether ``pieces`` make up this very file."""
-        offset = len(HEADER)
+    def same(self, pieces: Iterable[tuple[str, Piece]]) -> Layout | None:
+        """The layout of ``pieces`` if they make up this very file, else None; stops
+        reading at the first difference."""
         if self.mapped is None:
-            return False
-        for piece in pieces:
-            if isinstance(piece, tuple):
-                if piece[0] != offset:
-                    return False
-                offset = piece[1]
-            else:
-                if self.view[offset:offset + len(piece)] != piece:
-                    return False
-                offset += len(piece)
-        return offset == len(self.mapped)
+            return None
+        layout: Layout = []
+        offset = len(HEADER)
+        for slug, piece in pieces:
+            length = _length(piece)
+            if piece != (offset, offset + length) and \
+                    self.view[offset:offset + length] != piece:
+                return None
+            layout.append((slug, length))
+            offset += length
+        return layout if offset == len(self.mapped) else None
 
     def close(self) -> None:
         self.view.release()

@@ -50,9 +50,23 @@ def fragment_global(env: jinja2.Environment) -> Callable[..., Markup]:
     player, so a rebuild after one game changed re-renders only that game's rows."""
 
     def fragment(name: str, *args: Hashable) -> Markup:
-        return memo(env, "partials/fragments.html", name)(*args)
+        return memo(env, _FRAGMENTS, name)(*args)
 
     return fragment
+
+
+def fragment_once(env: jinja2.Environment) -> Callable[..., Markup]:
+    """``fragment`` without the memo, for index pages made once (a first build): an
+    event of thousands of games would keep every round's markup for nothing."""
+    module = env.get_template(_FRAGMENTS).module
+
+    def fragment(name: str, *args: Any) -> Markup:
+        return Markup(getattr(module, name)(*args))
+
+    return fragment
+
+
+_FRAGMENTS = "partials/fragments.html"
 
 
 def memo(env: jinja2.Environment, template: str, macro: str | None = None) -> Memo:

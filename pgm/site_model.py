@@ -107,12 +107,15 @@ class PlayerEntry:
     games: tuple[PlayerGame, ...]
 
 
-def player_index(games: list[GameEntry]) -> tuple[PlayerEntry, ...]:
+def player_index(games: list[GameEntry], keep: bool = True) -> tuple[PlayerEntry, ...]:
+    """Every player's row; with ``keep``, each row is kept for the next build in this
+    process (a watch session)."""
     rows: dict[str, list[tuple[GameEntry, int]]] = defaultdict(list)
     for game in games:
         for seat, name in enumerate(game.players):
             rows[name].append((game, seat))
-    return tuple(_player(name, f"p{number}", tuple(rows[name]))
+    player = _player if keep else _player.__wrapped__
+    return tuple(player(name, f"p{number}", tuple(rows[name]))
                  for number, name in enumerate(sorted(rows, key=str.casefold), start=1))
 
 

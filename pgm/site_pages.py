@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable, Iterator
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pgm.config import ConfigSet
+from pgm.fragments import fragment_once
 from pgm.site_model import GameEntry, group_games, player_index
 
 if TYPE_CHECKING:
@@ -36,26 +38,31 @@ def render_game_files(env: jinja2.Environment, configs: ConfigSet, game: LoadedG
     return [(f"{slug}/{name}", content) for name, content in game.render(env, common)]
 
 
-def render_site_files(env: jinja2.Environment, configs: ConfigSet,
-                      entries: list[GameEntry]) -> Files:
+def render_site_files(env: jinja2.Environment, configs: ConfigSet, entries: list[GameEntry],
+                      keep: bool = True) -> Iterator[tuple[str, str]]:
+    """The pages about the whole event, one at a time: those of a large event are
+    megabytes each, and a full build writes each before the next is made. With
+    ``keep``, rows and items are kept per game for the next build in this process (a
+    watch session), which then makes only the changed games' again."""
     event = configs.event
     common = common_context(configs, "")
-    any_live = any(e.live for e in entries)
-    pages = {
-        "index.html": dict(common, description=_description(configs),
-                           divisions=group_games(entries), spoiler_free=event.spoiler_free,
-                           any_live=any_live,
-                           latest_update=max((e.updated for e in entries), default="")),
-        "players.html": dict(common, players=player_index(entries),
-                             spoiler_free=event.spoiler_free),
-        "404.html": dict(common, root=_absolute_root(event.base_url)),
+    if not keep:
+        common["fragment"] = fragment_once(env)
+    pages: dict[str, Callable[[], dict[str, Any]]] = {
+        "index.html": lambda: dict(
+            common, description=_description(configs), divisions=group_games(entries),
+            spoiler_free=event.spoiler_free, any_live=any(e.live for e in entries),
+            latest_update=max((e.updated for e in entries), default="")),
+        "players.html": lambda: dict(common, players=player_index(entries, keep),
+                                     spoiler_free=event.spoiler_free),
+        "404.html": lambda: dict(common, root=_absolute_root(event.base_url)),
     }
-    files: Files = [(name, env.get_template(name).render(
-        context, canonical=_canonical(event.base_url, name))) for name, context in pages.items()]
-    files.append(("live.json", live_json(entries, event.spoiler_free)))
+    for name, context in pages.items():
+        yield name, env.get_template(name).render(context(),
+                                                  canonical=_canonical(event.base_url, name))
+    yield "live.json", live_json(entries, event.spoiler_free, keep)
     if event.base_url:
-        files.append(("sitemap.xml", _sitemap(event.base_url, entries)))
-    return files
+        yield "sitemap.xml", _sitemap(event.base_url, entries, keep)
 
 
 def _description(configs: ConfigSet) -> str:
@@ -68,10 +75,11 @@ def _description(configs: ConfigSet) -> str:
     return render_markdown(event.description, event.allow_html)
 
 
-def live_json(entries: list[GameEntry], spoiler_free: bool) -> str:
+def live_json(entries: list[GameEntry], spoiler_free: bool, keep: bool = True) -> str:
     """What the event index polls to refresh the rows of games in progress: compact
-    JSON, ``{"games": [...]}`` with one object per game, each made once per entry."""
-    return '{"games":[' + ",".join(_live_game(e, spoiler_free) for e in entries) + "]}"
+    JSON, ``{"games": [...]}`` with one object per game (kept per entry with ``keep``)."""
+    game = _live_game if keep else _live_game.__wrapped__
+    return '{"games":[' + ",".join(game(e, spoiler_free) for e in entries) + "]}"
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -91,10 +99,11 @@ def _absolute_root(base_url: str | None) -> str:
     return base_url.rstrip("/") + "/" if base_url else "/"
 
 
-def _sitemap(base_url: str, entries: list[GameEntry]) -> str:
+def _sitemap(base_url: str, entries: list[GameEntry], keep: bool) -> str:
     base = base_url.rstrip("/")
+    game_urls = _game_urls if keep else _game_urls.__wrapped__
     items = "".join([_url(base, "index.html"), _url(base, "players.html")] +
-                    [_game_urls(base, e.slug, e.turns) for e in entries])
+                    [game_urls(base, e.slug, e.turns) for e in entries])
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
             f"{items}</urlset>\n")
