@@ -152,9 +152,12 @@ class BoardRenderer:
     def frame(self, size: int, orientation: Orientation, rows: list[Markup]
               ) -> dict[str, Any]:
         """The board values around rendered ``rows``."""
-        return {"board_size": size, "board_head": self._head(_column_headers(size,
-                                                                              orientation)),
+        return {"board_size": size, "board_head": self.head(size, orientation),
                 "board_rows": Markup("".join(rows))}
+
+    def head(self, size: int, orientation: Orientation) -> Markup:
+        """The column headers of a board of ``size``."""
+        return self._head(_column_headers(size, orientation))
 
     def row(self, cells: tuple[str, ...], r: int, fresh: tuple[int, ...], layout: Layout,
             dist: Distribution, orientation: Orientation) -> Markup:
@@ -244,6 +247,7 @@ class TurnBoards:
         self._rows: list[Markup] = []
         self._highlighted: tuple[int, ...] = ()
         self._last = -2
+        self._head = renderer.head(layout.size, orientation)
 
     def board(self, index: int, turn: Turn) -> dict[str, Any]:
         """The values ``partials/board.html`` prints for ``turn``, the ``index``-th."""
@@ -251,8 +255,9 @@ class TurnBoards:
         new = [(t.row, t.col) for t in turn.placed]
         fresh = _fresh_by_row(new, orientation)
         if index == self._last + 1 and self._rows:
-            changed = {orientation.cell(t.row, t.col)[0] for t in turn.placed + turn.removed}
-            redo = changed.union(self._highlighted, fresh)
+            # the rows played on are the highlighted ones, so only take-backs add rows
+            redo = set(fresh).union(self._highlighted, (orientation.cell(t.row, t.col)[0]
+                                                        for t in turn.removed))
         else:
             redo = set(range(self._layout.size))
             self._rows = [Markup()] * self._layout.size
@@ -260,7 +265,8 @@ class TurnBoards:
             self._rows[r] = self._renderer.row(cells, r, fresh.get(r, ()), self._layout,
                                                self._dist, orientation)
         self._highlighted, self._last = tuple(fresh), index
-        return self._renderer.frame(self._layout.size, orientation, self._rows)
+        return {"board_size": self._layout.size, "board_head": self._head,
+                "board_rows": Markup("".join(self._rows))}
 
 
 # ---------------------------------------------------------------------------------------
