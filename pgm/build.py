@@ -22,8 +22,6 @@ from pgm.changes import Plan, plan_games
 from pgm.config import ConfigSet, load_configs
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import Source, make_sources, walk_records
-from pgm.event_moves import NAME as MOVES_NAME
-from pgm.event_moves import replace_event_moves, write_event_moves
 from pgm.output import (
     MARKER,
     OutputError,
@@ -32,7 +30,6 @@ from pgm.output import (
     publish,
     remove_leftovers,
     staging_folder,
-    write_file,
 )
 from pgm.resources import builtin_dir
 from pgm.state import (
@@ -46,6 +43,7 @@ from pgm.state import (
 )
 
 if TYPE_CHECKING:
+    from pgm.event_moves import Layout
     from pgm.site_model import GameEntry
 
 
@@ -91,6 +89,9 @@ class BuildResult:
 
 
 Progress = Callable[[int], None]
+
+_WRITE_BUFFER = 1 << 20
+"""Pages about the event are written in pieces of a few hundred bytes."""
 
 
 @dataclass(frozen=True)
@@ -192,12 +193,12 @@ def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path
     imported here, so a build with nothing to render never loads them."""
     from pgm.workers import GameTask, default_jobs, run_tasks
 
-    tasks = [GameTask(c.source, c.settings, c.fingerprint, target, in_place, c.previous,
-                      options.keep_last_good) for c in plan.changes]
-    tick = progress(len(tasks)) if progress else None
+    tick = progress(len(plan.changes)) if progress else None
+    # The task list is not kept here: run_tasks holds what it needs.
+    outcomes = run_tasks([GameTask(c.source, c.settings, c.fingerprint, target, in_place,
+                                   c.previous, options.keep_last_good) for c in plan.changes],
+                         event.configs, event.theme_dir, options.jobs or default_jobs(), tick)
     states = {}
-    outcomes = run_tasks(tasks, event.configs, event.theme_dir, options.jobs or default_jobs(),
-                         tick)
     for change, outcome in zip(plan.changes, outcomes, strict=True):
         outcome.state.remember(change.record)
         states[change.source.slug] = outcome.state
@@ -217,7 +218,7 @@ def _export_order(event: _Event, states: dict[str, GameState]) -> list[str]:
 
 
 def _render_site(event: _Event, entries: list[GameEntry], keep: bool
-                 ) -> Iterator[tuple[str, str]]:
+                 ) -> Iterator[tuple[str, Iterator[str]]]:
     from pgm.render import make_environment
     from pgm.site_pages import render_site_files
 
@@ -230,14 +231,19 @@ def _render_site(event: _Event, entries: list[GameEntry], keep: bool
 
 def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path,
                 result: BuildResult, progress: Callable[[int], Progress] | None) -> None:
+    from pgm.event_moves import NAME as MOVES_NAME
+    from pgm.event_moves import write_event_moves
+
     stage = staging_folder(out)
     try:
         plan = plan_games(event.configs, event.sources, None)
         _copy_static(event.configs, stage, event.theme_dir)
         states = _run(plan, options, event, stage, False, result, progress)
         site = []
-        for path, content in _render_site(event, _entries(plan, states), keep=False):
-            write_file(stage / path, content)
+        for path, chunks in _render_site(event, _entries(plan, states), keep=False):
+            with open(stage / path, "w", encoding="utf-8", newline="",
+                      buffering=_WRITE_BUFFER) as handle:
+                handle.writelines(chunks)
             site.append(path)
         layout = write_event_moves(stage, stage / MOVES_NAME, _export_order(event, states))
         result.pages += sum(1 for p in site if p.endswith(".html"))
@@ -263,22 +269,33 @@ def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, 
     if not result.rendered_games and not removed and unchanged:
         result.pages += sum(1 for p in state.site_files if p.endswith(".html"))
         return
+    site, layout = _update_event_files(event, plan, state, states, out, result)
+    if removed:
+        from pgm.workers import remove_stale
+
+        for slug in removed:
+            remove_stale(out, state.games[slug].paths, set())
+    save_state(out, BuildState(state.site_fingerprint, states, site, layout), keep=True)
+
+
+def _update_event_files(event: _Event, plan: Plan, state: BuildState,
+                        states: dict[str, GameState], out: Path, result: BuildResult
+                        ) -> tuple[list[str], Layout]:
+    """The pages about the event and its moves.csv, each replaced only if its bytes
+    change; returns the site files and the moves.csv layout."""
+    from pgm.event_moves import NAME as MOVES_NAME
+    from pgm.event_moves import replace_event_moves
+
     # Every page made before any is written: a template error writes nothing.
-    site = list(_render_site(event, _entries(plan, states), keep=True))
+    site = [(path, "".join(chunks))
+            for path, chunks in _render_site(event, _entries(plan, states), keep=True)]
     result.pages += sum(1 for p, _ in site if p.endswith(".html"))
     result.files_written += sum(atomic_write(out / path, content) for path, content in site)
     same = frozenset(slug for slug, s in states.items() if s is state.games.get(slug))
     layout, written = replace_event_moves(out, _export_order(event, states),
                                           state.moves_layout, same)
     result.files_written += written
-    if removed:
-        from pgm.workers import remove_stale
-
-        for slug in removed:
-            remove_stale(out, state.games[slug].paths, set())
-    new_state = BuildState(state.site_fingerprint, states, [p for p, _ in site] + [MOVES_NAME],
-                           layout)
-    save_state(out, new_state, keep=True)
+    return [p for p, _ in site] + [MOVES_NAME], layout
 
 
 # ---------------------------------------------------------------------------------------

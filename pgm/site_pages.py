@@ -39,11 +39,12 @@ def render_game_files(env: jinja2.Environment, configs: ConfigSet, game: LoadedG
 
 
 def render_site_files(env: jinja2.Environment, configs: ConfigSet, entries: list[GameEntry],
-                      keep: bool = True) -> Iterator[tuple[str, str]]:
-    """The pages about the whole event, one at a time: those of a large event are
-    megabytes each, and a full build writes each before the next is made. With
-    ``keep``, rows and items are kept per game for the next build in this process (a
-    watch session), which then makes only the changed games' again."""
+                      keep: bool = True) -> Iterator[tuple[str, Iterator[str]]]:
+    """The pages about the whole event, one at a time and each as the pieces of text
+    it is made of: the pages of a large event are megabytes each, and a full build
+    writes each piece as it is made. With ``keep``, rows and items are kept per game
+    for the next build in this process (a watch session), which then makes only the
+    changed games' again."""
     event = configs.event
     common = common_context(configs, "")
     if not keep:
@@ -58,8 +59,8 @@ def render_site_files(env: jinja2.Environment, configs: ConfigSet, entries: list
         "404.html": lambda: dict(common, root=_absolute_root(event.base_url)),
     }
     for name, context in pages.items():
-        yield name, env.get_template(name).render(context(),
-                                                  canonical=_canonical(event.base_url, name))
+        yield name, env.get_template(name).generate(context(),
+                                                    canonical=_canonical(event.base_url, name))
     yield "live.json", live_json(entries, event.spoiler_free, keep)
     if event.base_url:
         yield "sitemap.xml", _sitemap(event.base_url, entries, keep)
@@ -75,11 +76,15 @@ def _description(configs: ConfigSet) -> str:
     return render_markdown(event.description, event.allow_html)
 
 
-def live_json(entries: list[GameEntry], spoiler_free: bool, keep: bool = True) -> str:
+def live_json(entries: list[GameEntry], spoiler_free: bool, keep: bool = True
+              ) -> Iterator[str]:
     """What the event index polls to refresh the rows of games in progress: compact
     JSON, ``{"games": [...]}`` with one object per game (kept per entry with ``keep``)."""
     game = _live_game if keep else _live_game.__wrapped__
-    return '{"games":[' + ",".join(game(e, spoiler_free) for e in entries) + "]}"
+    yield '{"games":['
+    for number, entry in enumerate(entries):
+        yield f"{',' if number else ''}{game(entry, spoiler_free)}"
+    yield "]}"
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -99,14 +104,15 @@ def _absolute_root(base_url: str | None) -> str:
     return base_url.rstrip("/") + "/" if base_url else "/"
 
 
-def _sitemap(base_url: str, entries: list[GameEntry], keep: bool) -> str:
+def _sitemap(base_url: str, entries: list[GameEntry], keep: bool) -> Iterator[str]:
     base = base_url.rstrip("/")
     game_urls = _game_urls if keep else _game_urls.__wrapped__
-    items = "".join([_url(base, "index.html"), _url(base, "players.html")] +
-                    [game_urls(base, e.slug, e.turns) for e in entries])
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-            f"{items}</urlset>\n")
+    yield ('<?xml version="1.0" encoding="UTF-8"?>\n'
+           '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n')
+    yield _url(base, "index.html") + _url(base, "players.html")
+    for entry in entries:
+        yield game_urls(base, entry.slug, entry.turns)
+    yield "</urlset>\n"
 
 
 @functools.lru_cache(maxsize=65_536)

@@ -9,9 +9,13 @@ import pytest
 from conftest import CORPUS, SAMPLE_GAMES
 from sitehelpers import board_squares, make_event, run_build, text_of, tiles_on
 
+from pgm.config import load_configs
 from pgm.crossword import replay
 from pgm.gcg import parse_gcg
 from pgm.output import MARKER
+from pgm.render import make_environment
+from pgm.site_pages import render_site_files
+from pgm.state import load_state
 
 
 @pytest.fixture(scope="module")
@@ -324,3 +328,30 @@ def test_lettered_rows_orientation_labels_rows_with_letters(tmp_path) -> None:
     names = set(tiles_on(html))
     expected = {f"{chr(65 + t.col)}{t.row + 1}" for t in first.placed}
     assert names == expected
+
+
+@pytest.mark.parametrize("spoiler_free", [False, True])
+def test_index_pages_are_the_same_whether_rows_are_kept_or_not(tmp_path, spoiler_free) -> None:
+    """A first build makes the pages about the event without keeping rows; a watch
+    rebuild keeps them and reuses them the next time: the bytes are the same."""
+    event = tmp_path / "ev"
+    shutil.copytree(SAMPLE_GAMES, event)
+    config = event / "event.yaml"
+    text = config.read_text().replace("spoiler_free: false",
+                                      f"spoiler_free: {str(spoiler_free).lower()}")
+    config.write_text(text + "\nbase_url: https://example.org/ev/\n")
+    out = tmp_path / "o"
+    assert run_build(str(event), "-o", str(out)).exit_code == 0
+    state = load_state(out)
+    entries = [state.games[slug].entry for slug in sorted(state.games)]
+    configs = load_configs(event, [], {})
+    env = make_environment(None)
+
+    def pages(keep: bool) -> dict[str, str]:
+        return {name: "".join(chunks)
+                for name, chunks in render_site_files(env, configs, entries, keep)}
+
+    once, kept, reused = pages(False), pages(True), pages(True)
+    assert once == kept == reused
+    assert set(once) == {"index.html", "players.html", "404.html", "live.json", "sitemap.xml"}
+    assert all(once[name] == (out / name).read_text(encoding="utf-8") for name in once)
