@@ -7,6 +7,9 @@ turn page is the plan's fixed text with that turn's values printed in between, a
 would print them. The per-turn parts that need logic are macros the caller renders
 (``partials/turn_parts.html``), so the page template only prints them.
 
+The same goes for a macro called with many values that it only prints (a board row's
+squares, a turn-list item's number, word and score): ``PagePlan.of`` plans any render.
+
 A theme's template may do more with a per-turn value than print it (test it, loop over
 it, filter it). Markers refuse to be used that way, and a plan whose output does not
 hold each marker intact is not used: such a template is rendered for every turn
@@ -75,9 +78,9 @@ class PagePlan:
 
     @classmethod
     def of(cls, render: Callable[..., str], holes: Iterable[str]) -> PagePlan | None:
-        """The plan of what ``render`` makes when given a marker for each of ``holes``
-        (as keyword arguments): a template, or a macro with its other arguments bound.
-        None when it does more with a marker than print it, or fails."""
+        """The plan of what ``render`` makes of a dict with a marker for each of
+        ``holes``: a template, or a macro with its other arguments bound. None when it
+        does more with a marker than print it, or fails."""
         nonce = secrets.token_hex(8)
         markers = {name: _Marker(f"\0{nonce}:{name}\0") for name in holes}
         try:
