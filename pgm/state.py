@@ -21,7 +21,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from pgm.diagnostics import Diagnostic, Severity
 from pgm.site_model import GameEntry
 
 STATE_NAME = ".pgm-state.json"
-_FORMAT = 3
+_FORMAT = 4
 
 Stamp = tuple[int, int, int, int]
 """A record file's size, modification and change times (ns) and inode number."""
@@ -40,6 +40,15 @@ SETTLED_NS = 3_000_000_000
 A write changes the stamp only if it lands in a later tick of the file clock: file
 times are as coarse as 2 s on some file systems, and the kernel stamps them from a
 clock that lags up to a tick behind the one pgm reads."""
+
+
+_shared_names: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+@functools.lru_cache(maxsize=1024)
+def _pages(names: tuple[str, ...]) -> int:
+    """Counted once per distinct list of names, which games share."""
+    return sum(1 for name in names if name.endswith(".html"))
 
 
 @dataclass(frozen=True)
@@ -55,7 +64,7 @@ class RecordPrint:
 class GameState:
     fingerprint: str
     entry: GameEntry
-    files: list[str]
+    files: Sequence[str]
     """Names of the game's files inside its folder (``entry.slug``)."""
     clean: bool = True
     """Whether the record replayed without errors (watch mode keeps the last clean pages
@@ -66,8 +75,12 @@ class GameState:
 
     def __post_init__(self) -> None:
         # Every game has an index.html, a 1.html, a 2.html...: a large event keeps one
-        # string of each name, not one per game.
-        self.files = [sys.intern(name) for name in self.files]
+        # tuple of each list of names (games of as many turns share one), not one a game.
+        names = tuple(self.files)
+        shared = _shared_names.get(names)
+        if shared is None:
+            shared = _shared_names[names] = tuple(sys.intern(name) for name in names)
+        self.files = shared
 
     def __reduce__(self) -> tuple[type[GameState], tuple[Any, ...]]:
         """Sent back from a worker through ``__init__``, so the names are shared."""
@@ -78,9 +91,9 @@ class GameState:
         """The game's files, relative to the output folder."""
         return [f"{self.entry.slug}/{name}" for name in self.files]
 
-    @functools.cached_property
+    @property
     def pages(self) -> int:
-        return sum(1 for name in self.files if name.endswith(".html"))
+        return _pages(tuple(self.files))
 
     def remember(self, record: RecordPrint) -> None:
         """Keep ``record`` for the next build; the state on disk catches up with the next
@@ -96,7 +109,7 @@ class GameState:
         text = self._json_text
         if text is None:
             record = self.record or RecordPrint("", None)
-            value = json.dumps({"fingerprint": self.fingerprint, "files": self.files,
+            value = json.dumps({"fingerprint": self.fingerprint, "files": "\n".join(self.files),
                                 "clean": self.clean, "digest": record.digest,
                                 "stamp": record.stamp, "entry": _entry_json(self.entry)},
                                ensure_ascii=False, separators=(",", ":"))
@@ -173,7 +186,8 @@ def load_state(out: Path) -> BuildState | None:
         data = json.loads((out / STATE_NAME).read_text(encoding="utf-8"))
         if data.get("format") != _FORMAT:
             return None
-        games = {slug: GameState(g["fingerprint"], _entry_from_json(g["entry"]), g["files"],
+        games = {slug: GameState(g["fingerprint"], _entry_from_json(g["entry"]),
+                                 _names_from_json(g["files"]),
                                  g["clean"], _record_from_json(g["digest"], g["stamp"]))
                  for slug, g in data["games"].items()}
         layout = [(str(slug), int(length)) for slug, length in data.get("moves_layout", [])]
@@ -183,6 +197,18 @@ def load_state(out: Path) -> BuildState | None:
 
 
 _ENTRY_FIELDS = tuple(f.name for f in fields(GameEntry))
+
+
+def _names_from_json(text: str) -> tuple[str, ...]:
+    """A game's file names, kept in the state file as one line each: parsed once per
+    distinct list, as most games of an event share theirs."""
+    names = _names_by_text.get(text)
+    if names is None:
+        names = _names_by_text[text] = tuple(text.split("\n")) if text else ()
+    return names
+
+
+_names_by_text: dict[str, tuple[str, ...]] = {}
 
 
 def _record_from_json(digest: str, stamp: list[int] | None) -> RecordPrint | None:
