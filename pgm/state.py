@@ -42,15 +42,6 @@ times are as coarse as 2 s on some file systems, and the kernel stamps them from
 clock that lags up to a tick behind the one pgm reads."""
 
 
-_shared_names: dict[tuple[str, ...], tuple[str, ...]] = {}
-
-
-@functools.lru_cache(maxsize=1024)
-def _pages(names: tuple[str, ...]) -> int:
-    """Counted once per distinct list of names, which games share."""
-    return sum(1 for name in names if name.endswith(".html"))
-
-
 @dataclass(frozen=True)
 class RecordPrint:
     """What a record's bytes hash to, and the file stamp that vouches for it."""
@@ -119,6 +110,16 @@ class GameState:
         return text
 
 
+_shared_names: dict[tuple[str, ...], tuple[str, ...]] = {}
+"""Each distinct list of a game's file names, once."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _pages(names: tuple[str, ...]) -> int:
+    """Counted once per distinct list of names, which games share."""
+    return sum(1 for name in names if name.endswith(".html"))
+
+
 @dataclass
 class BuildState:
     site_fingerprint: str = ""
@@ -150,7 +151,6 @@ def save_state(folder: Path, state: BuildState, keep: bool = False) -> None:
     path = folder / STATE_NAME
     temp = folder / f".{STATE_NAME}.{os.getpid()}.tmp"
     try:
-        # Large writes: a game's part is a few hundred bytes, a system call is not.
         with open(temp, "wb", buffering=_WRITE_BUFFER) as handle:
             handle.writelines(state.chunks(keep))
         os.replace(temp, path)
@@ -160,6 +160,7 @@ def save_state(folder: Path, state: BuildState, keep: bool = False) -> None:
 
 
 _WRITE_BUFFER = 1 << 20
+"""A game's part of the state is a few hundred bytes; a system call costs more."""
 
 _remembered: list[tuple[tuple[int, int, int], BuildState]] = []
 
@@ -245,9 +246,10 @@ def fingerprint(*parts: bytes | str) -> str:
 
 
 def record_print(path: Path, known: RecordPrint | None, now_ns: int) -> RecordPrint:
-    """The digest of a record's bytes: ``known`` while the file's stamp is the one kept
-    with it, else read and hashed. ``now_ns`` (``time.time_ns()``) must be taken before
-    this call, so that a file written after it is never taken as settled."""
+    """The digest of a file's bytes (a record, a template): ``known`` while the file's
+    stamp is the one kept with it, else read and hashed. ``now_ns``
+    (``time.time_ns()``) must be taken before this call, so that a file written after
+    it is never taken as settled."""
     if known is not None and known.stamp is not None and \
             _stamp(os.stat(path)) == known.stamp:
         return known
