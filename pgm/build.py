@@ -9,6 +9,7 @@ by an atomic rename; a build with nothing changed writes nothing.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import time
@@ -146,7 +147,7 @@ def _read_event(options: BuildOptions, out: Path) -> tuple[_Event, list[str]]:
     found, skipped = walk_records(root, exclude=[out] if (out / MARKER).is_file() else [])
     sources = make_sources(root, found)
     try:
-        check_output(out, root, [s.path for s in sources])
+        check_output(out, root, _records_below(out, root, sources))
     except OutputError as exc:
         raise BuildError(str(exc)) from None
     folders = sorted(Path(root, name) for name in {r.rpartition("/")[0] for r in found})
@@ -155,6 +156,19 @@ def _read_event(options: BuildOptions, out: Path) -> tuple[_Event, list[str]]:
         raise BuildError("the event configuration has errors:\n" +
                          "\n".join(str(d) for d in configs.diagnostics))
     return _Event(configs, sources, found, _theme_dir(configs)), skipped
+
+
+def _records_below(out: Path, root: Path, sources: tuple[Source, ...]) -> list[Path]:
+    """The records whose plain path lies below ``out``: the only ones the output check
+    can refuse, found by their paths below the event instead of one ``abspath`` each
+    (the default output folder is inside the event, and a watch session checks again
+    at every rebuild)."""
+    inside = os.path.join(os.path.abspath(out), "")
+    event = os.path.join(os.path.abspath(root), "")
+    if not inside.startswith(event):
+        return []
+    below = inside[len(event):].replace(os.sep, "/")
+    return [s.path for s in sources if s.relative.startswith(below)]
 
 
 def _build_error(exc: Exception) -> BuildError | None:
