@@ -36,9 +36,14 @@ _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 def printed(value: object) -> str:
     """``value`` as a template prints it: without bidi controls, escaped unless it is
-    markup already."""
+    markup already. Plans print page numbers and empty parts on every page, and those
+    need neither."""
     if isinstance(value, Markup):
         return value
+    if type(value) is int:
+        return str(value)
+    if value == "":
+        return ""
     return str(escape(_without_bidi_controls(value)))
 
 

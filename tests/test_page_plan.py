@@ -8,10 +8,12 @@ import re
 
 import pytest
 from conftest import CORPUS, ROOT
+from markupsafe import Markup
 from sitehelpers import make_event
 
 import pgm.page_plan
 from pgm.build import BuildOptions, build
+from pgm.render import make_environment, printed
 
 RECORDS = sorted((CORPUS / "gcg").glob("*.gcg")) + sorted((CORPUS / "gcg-nonexact").glob("*.gcg"))
 
@@ -102,3 +104,10 @@ def test_a_theme_turn_item_that_shows_more_of_the_row_is_rendered_per_item(tmp_p
     page = (tmp_path / "o/g/2.html").read_text(encoding="utf-8")
     items = re.findall(r"<li>(\d+) ([^<]*)</li>", page.split('class="turn-list"')[1])
     assert items[:2] == [("1", "andy"), ("2", "cesar")]
+
+
+@pytest.mark.parametrize("value", [0, -5, 10**20, True, 1.5, None, "", "a<b & 'c'",
+                                   "x\u202ey", Markup("<b>kept</b>")])
+def test_a_plan_prints_values_as_the_template_would(value) -> None:
+    template = make_environment(None).from_string("{{ v }}")
+    assert printed(value) == template.render(v=value)
