@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 
 class Premium(str, enum.Enum):
@@ -103,15 +103,22 @@ class Layout:
         return self.premiums[row][col]
 
     @cached_property
-    def letter_multipliers(self) -> tuple[int, ...]:
-        """Each square's letter multiplier, row by row like a position's cells, so that
-        scoring reads a square by its index."""
-        return tuple(p.letter_multiplier for row in self.premiums for p in row)
+    def premium_squares(self) -> dict[int, tuple[int, int]]:
+        """The letter and word multipliers of each premium square, by its index in a
+        position's cells (row by row), for scoring."""
+        squares = (p for row in self.premiums for p in row)
+        return {index: (p.letter_multiplier, p.word_multiplier)
+                for index, p in enumerate(squares) if p is not Premium.NONE}
 
     @cached_property
-    def word_multipliers(self) -> tuple[int, ...]:
-        """Each square's word multiplier, row by row like a position's cells."""
-        return tuple(p.word_multiplier for row in self.premiums for p in row)
+    def line_ends(self) -> dict[int, tuple[tuple[int, int], ...]]:
+        """By step (1 along a row, ``size`` down a column): each square's first and last
+        square on that line, as indices into a position's cells."""
+        size = self.size
+        squares = range(size * size)
+        along_row = tuple((i - i % size, i - i % size + size - 1) for i in squares)
+        down_column = tuple((i % size, i % size + size * (size - 1)) for i in squares)
+        return {1: along_row, size: down_column}
 
 
 def _layout(name: str, rows: tuple[str, ...]) -> Layout:
@@ -174,8 +181,10 @@ _ROW_FIRST = re.compile(r"^(\d+)([A-Za-z]+)$")
 _COL_FIRST = re.compile(r"^([A-Za-z]+)(\d+)$")
 
 
+@lru_cache(maxsize=4096)
 def parse_coordinate(text: str) -> Placement | None:
-    """Read ``8D``/``8d`` (across) or ``D8``/``d8`` (down); None when not a coordinate."""
+    """Read ``8D``/``8d`` (across) or ``D8``/``d8`` (down); None when not a coordinate.
+    Kept for the few hundred coordinates a board has, which every game repeats."""
     match = _ROW_FIRST.match(text)
     if match:
         return Placement(int(match.group(1)) - 1, column_index(match.group(2)), True)

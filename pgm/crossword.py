@@ -8,29 +8,22 @@ position before it, so a site can still show the game up to the problem.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from pgm.board import Placement, parse_coordinate
-from pgm.crossword_model import CrosswordGame, Position, Turn
-from pgm.crossword_racks import with_known_racks
+from pgm.crossword_model import CrosswordGame
+from pgm.crossword_racks import known_racks
 from pgm.crossword_rules import Rules, choose_rules
+from pgm.crossword_state import Rack, State, Step, TileTally
 from pgm.diagnostics import DiagnosticSink
 from pgm.gcg import Event, EventKind, GcgRecord
-from pgm.scoring import (
-    RACK_SIZE,
-    Cells,
-    PlacedTile,
-    PlacementError,
-    ScoredPlay,
-    place_play,
-    touches_tiles,
-)
-from pgm.tiles import BLANK, RACK_LABELS, UNKNOWN, Distribution, TileError
+from pgm.scoring import RACK_SIZE, PlacementError, ScoredPlay, place_play
+from pgm.tiles import BLANK, RACK_LABELS, UNKNOWN, TileError
 
 MAX_SCORELESS_TURNS = 6
+_RACK_SYMBOLS = BLANK + UNKNOWN
 
 
 def recorded_totals(sink: DiagnosticSink, event: Event, player: int,
@@ -55,69 +48,42 @@ def _with_total(scores: tuple[int, ...], player: int, total: int) -> tuple[int, 
     return scores[:player] + (total,) + scores[player + 1:]
 
 
+def _missing(tiles: list[str], rack: tuple[str, ...]) -> list[str]:
+    """``tiles`` less ``rack``, as multisets."""
+    left = list(rack)
+    missing = []
+    for tile in tiles:
+        try:
+            left.remove(tile)
+        except ValueError:
+            missing.append(tile)
+    return missing
+
+
 class _StopReplay(Exception):
     pass
 
 
 class _Move(NamedTuple):
-    """What an event handler starts from. A named tuple, not a dataclass: one is made
-    for every event of every game, and it is only read."""
+    """What an event handler starts from (a named tuple: one is made for every event)."""
 
     number: int
     event: Event
     player: int
-    rack: tuple[str, ...] | None
-    before: Position
+    rack: Rack
+    before: State
     scores: tuple[int, ...]
     """The scores after the event: the recorded totals (checked once the handler is done,
     so that its warnings come first)."""
 
-    def turn(self, position: Position, **details: Any) -> Turn:
-        """The replayed event; ``details`` are Turn fields (``rack`` defaults to the move's)."""
+    def step(self, state: State, **details: Any) -> Step:
+        """The replayed event; ``details`` are Step fields (``rack`` defaults to the move's)."""
         details.setdefault("rack", self.rack)
-        return Turn(self.number, self.event, self.player, position, **details)
+        return Step(self.number, self.event, self.player, state, **details)
 
-    def same_board(self, **changes: Any) -> Position:
-        """The position before, with the new scores: events that do not touch the board."""
-        return replace(self.before, scores=self.scores, **changes)
-
-
-class _Supply:
-    """The tiles on the board by rack label (``?`` for blanks), kept up to date play by
-    play, so that checking a rack against the set is a few lookups, not a board count."""
-
-    def __init__(self, distribution: Distribution) -> None:
-        self.distribution = distribution
-        self.on_board: dict[str, int] = {}
-        self.board_over = False
-        """Whether the board alone holds more of some tile than the set has."""
-
-    def add(self, placed: tuple[PlacedTile, ...]) -> None:
-        on_board, counts = self.on_board, self.distribution.counts
-        for tile in placed:
-            label = RACK_LABELS[tile.label]
-            on_board[label] = on_board.get(label, 0) + 1
-            if on_board[label] > counts.get(label, 0):
-                self.board_over = True
-
-    def remove(self, placed: tuple[PlacedTile, ...]) -> None:
-        for tile in placed:
-            self.on_board[RACK_LABELS[tile.label]] -= 1
-        counts = self.distribution.counts
-        self.board_over = any(n > counts.get(t, 0) for t, n in self.on_board.items())
-
-    def excess(self, rack: tuple[str, ...] | None) -> list[str]:
-        """Messages for each tile the board and ``rack`` hold more of than the set has."""
-        known = [t for t in rack or () if t != UNKNOWN]
-        on_board, counts = self.on_board, self.distribution.counts
-        if not self.board_over and all(on_board.get(t, 0) + known.count(t) <= counts.get(t, 0)
-                                       for t in known):
-            return []
-        held = Counter(on_board)
-        held.update(known)
-        return [f"{count} {label!r} tiles on the board and rack, but the "
-                f"{self.distribution.name} set has {counts.get(label, 0)}"
-                for label, count in sorted(held.items()) if count > counts.get(label, 0)]
+    def same_board(self, **changes: Any) -> State:
+        """The state before, with the new scores: events that do not touch the board."""
+        return self.before._replace(scores=self.scores, **changes)
 
 
 @dataclass
@@ -125,12 +91,12 @@ class _Replay:
     record: GcgRecord
     rules: Rules
     sink: DiagnosticSink
-    turns: list[Turn] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.start_position = self.start()
+        self.start_state = self.start()
         """Kept for a withdrawal of the very first play, which returns to it."""
-        self.supply = _Supply(self.rules.distribution)
+        self.supply = TileTally(self.rules.distribution)
         self.seats: dict[str, list[int]] = {}
         """The seats of each nickname (two players may share one)."""
         for seat, player in enumerate(self.record.players):
@@ -140,7 +106,7 @@ class _Replay:
     def players(self) -> int:
         return max(len(self.record.players), 1)
 
-    def start(self) -> Position:
+    def start(self) -> State:
         n = self.players
         sizes = [0] * n
         bag = self.rules.distribution.total
@@ -148,20 +114,21 @@ class _Replay:
             sizes[seat] = min(RACK_SIZE, bag)
             bag -= sizes[seat]
         size = self.rules.layout.size
-        return Position(("",) * (size * size), (0,) * n, 0, 0, bag, tuple(sizes))
+        return State(("",) * (size * size), (0,) * n, 0, 0, bag, tuple(sizes))
 
-    def run(self) -> tuple[Position, int | None]:
-        position = start = self.start_position
+    def run(self) -> int | None:
+        """Replay the events into ``steps``; the line of the event that stopped it, if one did."""
+        state = self.start_state
         self._check_stated_racks(self.record.initial_racks)
         for number, event in enumerate(self.record.events, start=1):
             try:
-                turn = self._event(number, event, position)
+                step = self._event(number, event, state)
             except _StopReplay:
-                return start, event.line
-            self.turns.append(turn)
-            position = turn.position
+                return event.line
+            self.steps.append(step)
+            state = step.state
             self._check_stated_racks(event.racks_after)
-        return start, None
+        return None
 
     def _check_stated_racks(self, racks: tuple[tuple[int, str, int], ...]) -> None:
         for _seat, text, line in racks:
@@ -170,17 +137,17 @@ class _Replay:
 
     # -- one event ---------------------------------------------------------------------
 
-    def _event(self, number: int, event: Event, before: Position) -> Turn:
+    def _event(self, number: int, event: Event, before: State) -> Step:
         player = self._player(event, before)
         rack = self._rack(event)
         if event.kind.is_turn:
             self._check_turn_order(event, player, before)
         scores = _with_total(before.scores, player, event.cumulative)
-        turn = _HANDLERS[event.kind](self, _Move(number, event, player, rack, before, scores))
+        step = _HANDLERS[event.kind](self, _Move(number, event, player, rack, before, scores))
         check_total(self.sink, event, player, before.scores)
-        return turn
+        return step
 
-    def _player(self, event: Event, before: Position) -> int:
+    def _player(self, event: Event, before: State) -> int:
         seats = self.seats.get(event.nick)
         if not seats:
             known = ", ".join(p.nick for p in self.record.players) or "none"
@@ -189,12 +156,12 @@ class _Replay:
             raise _StopReplay
         if len(seats) > 1 and before.to_move in seats and event.kind.is_turn:
             return before.to_move  # type: ignore[return-value]
-        if len(seats) > 1 and self.turns and event.kind is not EventKind.END_RACK_POINTS:
-            last = self.turns[-1].player
+        if len(seats) > 1 and self.steps and event.kind is not EventKind.END_RACK_POINTS:
+            last = self.steps[-1].player
             return last if last in seats else seats[0]
         return seats[0]
 
-    def _check_turn_order(self, event: Event, player: int, before: Position) -> None:
+    def _check_turn_order(self, event: Event, player: int, before: State) -> None:
         if before.game_over and self._lost_challenge_of_out_play(event, player):
             return
         if before.game_over:
@@ -207,39 +174,37 @@ class _Replay:
     def _lost_challenge_of_out_play(self, event: Event, player: int) -> bool:
         """A pass right after the opponent went out is a challenge of the out-play that
         failed (double challenge: the challenger loses the turn); the game stays over."""
-        last = self.turns[-1] if self.turns else None
+        last = self.steps[-1] if self.steps else None
         return (event.kind is EventKind.PASS and last is not None
                 and last.event.kind is EventKind.PLAY and last.player != player)
 
-    def _rack(self, event: Event) -> tuple[str, ...] | None:
+    def _rack(self, event: Event) -> Rack:
         if not event.rack or event.rack.upper() == "UNKNOWN":
             return None
+        text = event.rack.replace(".", BLANK)
         try:
-            labels = self.rules.codec.split(event.rack.replace(".", BLANK), allow=BLANK + UNKNOWN)
+            labels = self.rules.codec.split(text, allow=_RACK_SYMBOLS)
         except TileError as exc:
             self.sink.warning(event.line, f"rack {event.rack!r} is not valid ({exc}); "
                                           "it is treated as unknown")
             return None
+        if len(labels) == len(text) and text.isascii():
+            return tuple(text.upper())  # one tile a letter: the same, faster
         return tuple(map(str.upper, labels))  # the blank, ``?``, is its own upper case
 
     # -- turns -------------------------------------------------------------------------
 
-    def _after_turn(self, move: _Move, *, scoreless: bool, last_move: str,
-                    cells: Cells | None = None, bag: int | None = None,
-                    rack_sizes: tuple[int, ...] | None = None, went_out: bool = False,
-                    ) -> Position:
+    def _scoreless(self, move: _Move, last_move: str) -> State:
+        """The state after a pass or an exchange: six in a row end the game."""
         before = move.before
-        zeros = before.scoreless_turns + 1 if scoreless else 0
-        over = before.game_over or zeros >= MAX_SCORELESS_TURNS or went_out
-        return Position(
-            cells=before.cells if cells is None else cells, scores=move.scores,
-            to_move=None if over else (move.player + 1) % self.players,
-            scoreless_turns=zeros, bag=before.bag if bag is None else bag,
-            rack_sizes=before.rack_sizes if rack_sizes is None else rack_sizes,
-            game_over=over, last_move=last_move)
+        zeros = before.scoreless_turns + 1
+        over = before.game_over or zeros >= MAX_SCORELESS_TURNS
+        to_move = None if over else (move.player + 1) % self.players
+        return State(before.cells, move.scores, to_move, zeros, before.bag, before.rack_sizes,
+                     over, last_move)
 
-    def _play(self, move: _Move) -> Turn:
-        event, before = move.event, move.before
+    def _play(self, move: _Move) -> Step:
+        event, before, player = move.event, move.before, move.player
         placement = parse_coordinate(event.position)
         if placement is None:
             self.sink.error(event.line, f"{event.position!r} is not a coordinate "
@@ -248,17 +213,18 @@ class _Replay:
         scored = self._place(event, before, placement)
         self._check_play(move, scored)
         self.supply.add(scored.placed)
-        sizes = list(before.rack_sizes)
         drawn = min(len(scored.placed), before.bag)
-        sizes[move.player] += drawn - len(scored.placed)
-        position = self._after_turn(move, scoreless=False, last_move=scored.notation,
-                                    cells=scored.cells, bag=before.bag - drawn,
-                                    rack_sizes=tuple(sizes),
-                                    went_out=before.bag == 0 and sizes[move.player] <= 0)
-        return move.turn(position, placed=scored.placed, words=scored.words,
-                         computed_score=scored.score)
+        sizes = list(before.rack_sizes)
+        sizes[player] += drawn - len(scored.placed)
+        went_out = before.bag == 0 and sizes[player] <= 0
+        over = before.game_over or went_out
+        to_move = None if over else (player + 1) % self.players
+        state = State(scored.cells, move.scores, to_move, 0, before.bag - drawn, tuple(sizes),
+                      over, scored.notation)
+        return Step(move.number, event, player, state, move.rack, placed=scored.placed,
+                    words=scored.words, computed_score=scored.score)
 
-    def _place(self, event: Event, before: Position, placement: Placement) -> ScoredPlay:
+    def _place(self, event: Event, before: State, placement: Placement) -> ScoredPlay:
         rules = self.rules
         try:
             labels = rules.codec.split(event.word, allow=".")
@@ -276,41 +242,33 @@ class _Replay:
         if scored.score != event.score:
             self.sink.warning(line, f"{event.position} {event.word} is recorded as "
                                     f"{event.score:+d}, but the board scores it {scored.score:+d}")
-        layout = self.rules.layout
-        first_play = not any(self.supply.on_board.values())
-        if first_play and layout.center not in {(t.row, t.col) for t in scored.placed}:
+        first_play = self.supply.empty_board
+        if first_play and self.rules.layout.center not in {(t.row, t.col) for t in scored.placed}:
             self.sink.warning(line, "the first play does not cover the centre square")
-        elif not first_play and not touches_tiles(scored.cells, layout.size, scored.placed):
+        elif not first_play and not scored.touches:
             self.sink.warning(line, f"{event.position} {event.word} does not touch any tile "
                                     "on the board")
         played = [RACK_LABELS[t.label] for t in scored.placed]
         self._check_subset(line, played, move.rack, "played tiles")
         self._check_supply(line, move.rack)
 
-    def _check_subset(self, line: int, tiles: list[str], rack: tuple[str, ...] | None,
-                      what: str) -> None:
+    def _check_subset(self, line: int, tiles: list[str], rack: Rack, what: str) -> None:
         if rack is None or UNKNOWN in rack:
             return
-        left = list(rack)
-        missing = []
-        for tile in tiles:
-            if tile in left:
-                left.remove(tile)
-            else:
-                missing.append(tile)
+        missing = _missing(tiles, rack)
         if missing:
             listed = "".join(sorted(missing))
             self.sink.warning(line, f"{what} {listed} are not on the rack {''.join(rack)}")
 
-    def _check_supply(self, line: int, rack: tuple[str, ...] | None) -> None:
+    def _check_supply(self, line: int, rack: Rack) -> None:
         """More of a tile on the board and rack than the bag ever held is a recording error."""
         for message in self.supply.excess(rack):
             self.sink.warning(line, message)
 
-    def _pass(self, move: _Move) -> Turn:
-        return move.turn(self._after_turn(move, scoreless=True, last_move="-"))
+    def _pass(self, move: _Move) -> Step:
+        return move.step(self._scoreless(move, "-"))
 
-    def _exchange(self, move: _Move) -> Turn:
+    def _exchange(self, move: _Move) -> Step:
         event, before = move.event, move.before
         if event.exchange_count is not None:
             count, notation = event.exchange_count, f"-{event.exchange_count}"
@@ -328,20 +286,20 @@ class _Replay:
                                           "in the bag")
         if event.score != 0:
             self.sink.warning(event.line, f"an exchange scores +0, not {event.score:+d}")
-        return move.turn(self._after_turn(move, scoreless=True, last_move=notation))
+        return move.step(self._scoreless(move, notation))
 
     # -- events around turns -----------------------------------------------------------
 
-    def _withdrawal(self, move: _Move) -> Turn:
+    def _withdrawal(self, move: _Move) -> Step:
         event, before = move.event, move.before
-        phoney = self.turns[-1] if self.turns else None
+        phoney = self.steps[-1] if self.steps else None
         is_own_play = (phoney is not None and phoney.event.kind is EventKind.PLAY
                        and phoney.player == move.player)
         if phoney is None or not is_own_play:
             self.sink.warning(event.line, f"'--' withdraws a play, but the previous event is not "
                                           f"a play by {event.nick}; the board is left as it is")
-            return move.turn(move.same_board())
-        self.turns[-1] = replace(phoney, withdrawn=True)
+            return move.step(move.same_board())
+        self.steps[-1] = phoney._replace(withdrawn=True)
         self.supply.remove(phoney.placed)
         if event.score != -phoney.event.score:
             self.sink.warning(event.line, f"withdrawal takes back {event.score:+d}, but the "
@@ -349,27 +307,27 @@ class _Replay:
         if event.rack and phoney.event.rack and event.rack != phoney.event.rack:
             self.sink.warning(event.line, f"withdrawal rack {event.rack} differs from the "
                                           f"rack of the play, {phoney.event.rack}")
-        earlier = self.turns[-2].position if len(self.turns) > 1 else self.start_position
+        earlier = self.steps[-2].state if len(self.steps) > 1 else self.start_state
         zeros = earlier.scoreless_turns + 1
         over = zeros >= MAX_SCORELESS_TURNS
-        position = replace(earlier, to_move=None if over else before.to_move,
-                           scores=move.scores, scoreless_turns=zeros,
-                           game_over=over or earlier.game_over,
-                           last_move=f"challenge {phoney.position.last_move}")
-        return move.turn(position, removed=phoney.placed)
+        state = earlier._replace(to_move=None if over else before.to_move,
+                                 scores=move.scores, scoreless_turns=zeros,
+                                 game_over=over or earlier.game_over,
+                                 last_move=f"challenge {phoney.state.last_move}")
+        return move.step(state, removed=phoney.placed)
 
-    def _challenge_bonus(self, move: _Move) -> Turn:
+    def _challenge_bonus(self, move: _Move) -> Step:
         event = move.event
-        last_turns = [t for t in self.turns if t.event.kind is not EventKind.CHALLENGE_BONUS]
+        last_turns = [t for t in self.steps if t.event.kind is not EventKind.CHALLENGE_BONUS]
         if not last_turns or last_turns[-1].event.kind is not EventKind.PLAY \
                 or last_turns[-1].player != move.player:
             self.sink.warning(event.line, f"challenge bonus for {event.nick}, whose last event "
                                           "is not a play that could be challenged")
         if event.score < 0:
             self.sink.warning(event.line, f"a challenge bonus is positive, not {event.score:+d}")
-        return move.turn(move.same_board(), rack=None)
+        return move.step(move.same_board(), rack=None)
 
-    def _end_rack_points(self, move: _Move) -> Turn:
+    def _end_rack_points(self, move: _Move) -> Step:
         event = move.event
         value = self._tiles_value(event)
         if value is not None and event.score not in (2 * value, value):
@@ -381,7 +339,7 @@ class _Replay:
                                           "gone out")
         return self._game_end(move)
 
-    def _end_rack_penalty(self, move: _Move) -> Turn:
+    def _end_rack_penalty(self, move: _Move) -> Step:
         event = move.event
         value = self._tiles_value(event)
         if value is not None and event.score not in (-value, -2 * value):
@@ -392,16 +350,16 @@ class _Replay:
                                           f"tiles ({event.tiles})")
         return self._game_end(move)
 
-    def _time_penalty(self, move: _Move) -> Turn:
+    def _time_penalty(self, move: _Move) -> Step:
         event = move.event
         if event.score > 0:
             self.sink.warning(event.line, f"a time penalty is negative, not {event.score:+d}")
         if not move.before.game_over:
             self.sink.warning(event.line, "time penalty before the end of the game")
-        return move.turn(move.same_board(), rack=None)
+        return move.step(move.same_board(), rack=None)
 
-    def _game_end(self, move: _Move) -> Turn:
-        return move.turn(move.same_board(game_over=True, to_move=None), rack=None)
+    def _game_end(self, move: _Move) -> Step:
+        return move.step(move.same_board(game_over=True, to_move=None), rack=None)
 
     def _tiles_value(self, event: Event) -> int | None:
         try:
@@ -413,7 +371,7 @@ class _Replay:
         return sum(points[t.upper() if t != BLANK else t] for t in tiles)
 
 
-_HANDLERS: dict[EventKind, Callable[[_Replay, _Move], Turn]] = {
+_HANDLERS: dict[EventKind, Callable[[_Replay, _Move], Step]] = {
     EventKind.PLAY: _Replay._play, EventKind.PASS: _Replay._pass,
     EventKind.EXCHANGE: _Replay._exchange, EventKind.WITHDRAWAL: _Replay._withdrawal,
     EventKind.CHALLENGE_BONUS: _Replay._challenge_bonus,
@@ -430,7 +388,8 @@ def replay(record: GcgRecord, *, distribution: str | None = None, board: str | N
     sink.items.extend(record.diagnostics)
     rules = choose_rules(record, sink, distribution=distribution, board=board, lexicon=lexicon)
     run = _Replay(record, rules, sink)
-    start, stopped = run.run()
-    turns, start_racks = with_known_racks(record, rules, run.turns)
-    start = start.with_racks(start_racks)
-    return CrosswordGame(record, rules, start, tuple(turns), tuple(sink.items), stopped)
+    stopped = run.run()
+    racks, start_racks = known_racks(record, rules, run.steps)
+    turns = tuple(step.turn(after) for step, after in zip(run.steps, racks))
+    start = run.start_state.position(start_racks)
+    return CrosswordGame(record, rules, start, turns, tuple(sink.items), stopped)

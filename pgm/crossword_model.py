@@ -36,13 +36,6 @@ class Position:
     last_move: str = ""
     """The most recent move in CGP ``lm`` form."""
 
-    def with_racks(self, racks: tuple[tuple[str, ...] | None, ...]) -> Position:
-        """This position holding ``racks``. The replay learns the racks last, walking
-        back from the end, and gives them to every position: written out field by field
-        because ``dataclasses.replace`` costs three times as much."""
-        return Position(self.cells, self.scores, self.to_move, self.scoreless_turns,
-                        self.bag, self.rack_sizes, self.game_over, racks, self.last_move)
-
 
 @dataclass(frozen=True)
 class Turn:
@@ -62,11 +55,6 @@ class Turn:
     """The rack the event was made from, split into tiles (None if unknown)."""
     withdrawn: bool = False
     """A play that the next event withdraws as a phoney."""
-
-    def with_position(self, position: Position) -> Turn:
-        """This turn leading to ``position`` (see ``Position.with_racks``)."""
-        return Turn(self.number, self.event, self.player, position, self.placed, self.removed,
-                    self.words, self.computed_score, self.rack, self.withdrawn)
 
 
 @dataclass(frozen=True)

@@ -10,62 +10,68 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pgm.crossword_model import Turn
 from pgm.crossword_rules import Rules
+from pgm.crossword_state import Rack, Racks, Step
 from pgm.gcg import EventKind, GcgRecord
 from pgm.tiles import BLANK, UNKNOWN, TileError, rack_label
 
-Rack = tuple[str, ...] | None
+# Sets of kinds, because naming a kind (``EventKind.PLAY``) is slow on Python 3.11 and
+# these are asked of every event.
+_GAME_END = frozenset({EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY})
+_MADE_FROM_RACK = frozenset({EventKind.PLAY, EventKind.PASS, EventKind.EXCHANGE,
+                             EventKind.CHALLENGE_BONUS})
+"""Events whose rack, when known, is what the player held before them."""
 
 
-def with_known_racks(record: GcgRecord, rules: Rules,
-                     turns: list[Turn]) -> tuple[list[Turn], tuple[Rack, ...]]:
-    """Turns with ``position.racks`` filled in, and the racks before the first event."""
-    seats = len(turns[0].position.scores) if turns else max(len(record.players), 1)
-    held: list[Rack] = _final_racks(record, rules, turns, seats)
-    result = list(turns)
-    for index in range(len(turns) - 1, -1, -1):
-        turn = turns[index]
-        for seat, rack, _line in turn.event.racks_after:
+def known_racks(record: GcgRecord, rules: Rules, steps: list[Step]) -> tuple[list[Racks], Racks]:
+    """The racks after each replayed event, and the racks before the first one."""
+    seats = len(steps[0].state.scores) if steps else max(len(record.players), 1)
+    held: list[Rack] = _final_racks(record, rules, steps, seats)
+    after: list[Racks] = [()] * len(steps)
+    for index in range(len(steps) - 1, -1, -1):
+        step = steps[index]
+        for seat, rack, _line in step.event.racks_after:
             if seat < seats:
                 held[seat] = _split(rules, rack)
-        result[index] = turn.with_position(turn.position.with_racks(tuple(held)))
-        _step_back(turn, held, rules)
+        after[index] = tuple(held)
+        _step_back(step, held)
     for seat, rack, _line in record.initial_racks:
         if seat < seats:
             held[seat] = _split(rules, rack)
-    return result, tuple(held)
+    return after, tuple(held)
 
 
-def _final_racks(record: GcgRecord, rules: Rules, turns: list[Turn], seats: int) -> list[Rack]:
+def _final_racks(record: GcgRecord, rules: Rules, steps: list[Step], seats: int) -> list[Rack]:
     held: list[Rack] = [None] * seats
-    if not turns:
+    if not steps:
         return held
-    final = turns[-1].position
+    final = steps[-1].state
     if record.incomplete_rack and final.to_move is not None:
         held[final.to_move] = _split(rules, record.incomplete_rack)
-    for turn in turns:
-        kind = turn.event.kind
+    for step in steps:
+        kind = step.event.kind
+        if kind not in _GAME_END:
+            continue
         if kind is EventKind.END_RACK_POINTS:
-            held[turn.player] = ()
+            held[step.player] = ()
             if seats == 2:
-                held[1 - turn.player] = _split(rules, turn.event.tiles)
-        elif kind is EventKind.END_RACK_PENALTY:
-            held[turn.player] = _split(rules, turn.event.tiles)
+                held[1 - step.player] = _split(rules, step.event.tiles)
+        else:
+            held[step.player] = _split(rules, step.event.tiles)
     return held
 
 
-def _step_back(turn: Turn, held: list[Rack], rules: Rules) -> None:
-    """Update ``held`` from the racks after ``turn`` to the racks before it."""
-    kind = turn.event.kind
-    if kind.is_turn or kind is EventKind.CHALLENGE_BONUS:
-        if turn.rack is not None:
-            held[turn.player] = turn.rack
-    elif kind is EventKind.WITHDRAWAL and turn.rack is not None:
+def _step_back(step: Step, held: list[Rack]) -> None:
+    """Update ``held`` from the racks after ``step`` to the racks before it."""
+    kind = step.event.kind
+    if kind in _MADE_FROM_RACK:
+        if step.rack is not None:
+            held[step.player] = step.rack
+    elif kind is EventKind.WITHDRAWAL and step.rack is not None:
         # Between a phoney and its withdrawal the player holds the rack less the tiles
         # that sit on the board.
-        leave = Counter(turn.rack) - Counter(rack_label(t.label) for t in turn.removed)
-        held[turn.player] = tuple(sorted(leave.elements()))
+        leave = Counter(step.rack) - Counter(rack_label(t.label) for t in step.removed)
+        held[step.player] = tuple(sorted(leave.elements()))
 
 
 def _split(rules: Rules, rack: str) -> Rack:

@@ -27,10 +27,11 @@ class EventKind(str, enum.Enum):
     END_RACK_PENALTY = "end_rack_penalty"
     TIME_PENALTY = "time_penalty"
 
-    @property
-    def is_turn(self) -> bool:
+    def __init__(self, value: str) -> None:
+        # An attribute rather than a property: every replay asks it of every event, and
+        # naming a member (``EventKind.PLAY``) goes through a descriptor on Python 3.11.
+        self.is_turn = value in ("play", "pass", "exchange")
         """Turns use up a player's turn; the other events adjust scores around them."""
-        return self in (EventKind.PLAY, EventKind.PASS, EventKind.EXCHANGE)
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ def decode(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
             sink.error(1, f"unsupported character encoding {name!r} "
                           "(expected UTF-8 or ISO-8859-1); reading the file as ISO-8859-1")
         return data.decode("latin-1"), "iso-8859-1"
-    if any(b > 0x7F for b in data):
+    if not data.isascii():
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
@@ -227,7 +228,7 @@ def _split_rack(tokens: list[str]) -> tuple[list[str], list[str]]:
     first = tokens[0]
     if first.startswith("-"):
         return [], tokens
-    looks_like_play = (len(tokens) >= 4 and any(c.isdigit() for c in first)
+    looks_like_play = (len(tokens) >= 4 and any(map(str.isdigit, first))
                        and _SCORE.match(tokens[2]) is not None)
     if looks_like_play:
         return [], tokens

@@ -8,9 +8,11 @@ row, ``""`` for an empty square, which makes positions cheap to keep for every t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 from pgm.board import Layout, Placement, column_name
-from pgm.tiles import Distribution
+from pgm.tiles import Distribution, Memo
 
 RACK_SIZE = 7
 
@@ -28,9 +30,14 @@ class PlacedTile:
     label: str
 
 
-@dataclass(frozen=True)
-class ScoredPlay:
-    """The outcome of putting one play on the board."""
+_placed_tile = lru_cache(maxsize=65_536)(PlacedTile)
+"""PlacedTile values, each made once: every game puts the same letters on the same
+squares, and a cache hit costs a fifth of building the value."""
+
+
+class ScoredPlay(NamedTuple):
+    """The outcome of putting one play on the board (a named tuple: one is made for
+    every play of every game, and it is only read)."""
 
     cells: Cells
     """The board after the play."""
@@ -42,6 +49,8 @@ class ScoredPlay:
     bingo: bool
     notation: str
     """The play in CGP ``lm`` form: coordinate and tiles, ``.`` for played-through."""
+    touches: bool
+    """Whether the play uses a tile that was on the board before it."""
     warnings: tuple[str, ...] = ()
 
 
@@ -59,12 +68,12 @@ def place_play(cells: Cells, layout: Layout, dist: Distribution, placement: Plac
     """
     step = 1 if placement.horizontal else layout.size
     new, placed, squares, notation = _lay_tiles(cells, layout.size, placement, step, labels)
-    words, score, warnings = _score(new, layout, dist, step, squares, len(labels))
+    words, score, touches, warnings = _score(new, layout, dist, step, squares, len(labels))
     bingo = len(placed) == RACK_SIZE
     if bingo:
         score += layout.bingo_bonus
     return ScoredPlay(new, tuple(placed), tuple(words), score, bingo,
-                      f"{placement.coordinate()} {notation}", tuple(warnings))
+                      f"{placement.coordinate()} {notation}", touches, tuple(warnings))
 
 
 def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels: list[str],
@@ -78,10 +87,7 @@ def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels:
     squares: list[int] = []
     notation: list[str] = []
     index = row * size + col
-    for offset, label in enumerate(labels):
-        if offset >= room:
-            raise PlacementError(f"the play runs off the board at tile {offset + 1} "
-                                 f"({placement.coordinate()} is {len(labels)} tiles long)")
+    for label in labels[:room]:
         current = board[index]
         if label == ".":
             if not current:
@@ -95,10 +101,13 @@ def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels:
             notation.append(".")
         else:
             board[index] = label
-            placed.append(PlacedTile(*divmod(index, size), label))
+            placed.append(_placed_tile(*divmod(index, size), label))
             squares.append(index)
             notation.append(f"[{label}]" if len(label) > 1 else label)
         index += step
+    if len(labels) > room:
+        raise PlacementError(f"the play runs off the board at tile {room + 1} "
+                             f"({placement.coordinate()} is {len(labels)} tiles long)")
     if not placed:
         raise PlacementError("the play places no new tile")
     return tuple(board), placed, squares, "".join(notation)
@@ -109,74 +118,60 @@ def _square_of(index: int, size: int) -> str:
 
 
 def _score(cells: Cells, layout: Layout, dist: Distribution, along: int, squares: list[int],
-           written_length: int) -> tuple[list[str], int, list[str]]:
-    """The words a play forms and their score; ``along`` is the play's step, ``squares``
-    the indices of its new tiles."""
-    size = layout.size
-    across = size if along == 1 else 1
-    new_squares = set(squares)
+           written_length: int) -> tuple[list[str], int, bool, list[str]]:
+    """The words a play forms, their score, whether the play touches older tiles, and
+    warnings; ``along`` is the play's step, ``squares`` the indices of its new tiles."""
+    points = dist.label_points
+    premiums = layout.premium_squares
     words: list[str] = []
     total = 0
     warnings: list[str] = []
-    main = _word_through(cells, size, squares[0], along)
+    main = _word(cells, layout.line_ends[along], squares[0], squares[-1], along)
     if len(main) > 1:
-        words.append(_letters(cells, main))
-        total += _word_score(cells, layout, dist, main, new_squares)
+        words.append("".join(main))
+        total += _word_score(cells, main, squares, points, premiums)
     if len(main) != written_length:
-        warnings.append(f"the word on the board is {_letters(cells, main)}, "
+        warnings.append(f"the word on the board is {''.join(main)}, "
                         f"longer than the {written_length} tiles written")
+    crossed = False
+    across = layout.size if along == 1 else 1
+    ends = layout.line_ends[across]
     for index in squares:
-        cross = _word_through(cells, size, index, across)
-        if len(cross) > 1:
-            words.append(_letters(cells, cross))
-            total += _word_score(cells, layout, dist, cross, new_squares)
-    return words, total, warnings
+        first, last = ends[index]
+        # Most new tiles form no cross-word: look at the two neighbours first.
+        if (index > first and cells[index - across]) or (index < last and cells[index + across]):
+            cross = _word(cells, ends, index, index, across)
+            words.append("".join(cross))
+            total += _word_score(cells, cross, [index], points, premiums)
+            crossed = True
+    # A tile next to the new ones is in the main word or makes a cross-word.
+    touches = crossed or len(main) > len(squares)
+    return words, total, touches, warnings
 
 
-def _word_through(cells: Cells, size: int, index: int, step: int) -> range:
-    """The squares of the contiguous run of tiles through ``index`` one way (``step`` 1
-    across, ``size`` down), as indices into ``cells``."""
-    if step == 1:
-        first = index - index % size
-        last = first + size - 1
-    else:
-        first = index % size
-        last = first + size * (size - 1)
-    start = end = index
+def _word(cells: Cells, ends: tuple[tuple[int, int], ...], start: int, end: int,
+          step: int) -> Cells:
+    """The tiles of the contiguous run through the occupied squares ``start`` to ``end``
+    one way (``step`` 1 across, the board's size down; ``ends`` are ``Layout.line_ends``
+    for that step)."""
+    first, last = ends[start]
     while start > first and cells[start - step]:
         start -= step
     while end < last and cells[end + step]:
         end += step
-    return range(start, end + step, step)
+    return cells[start:end + step:step]
 
 
-def _letters(cells: Cells, squares: range) -> str:
-    return "".join(cells[squares.start:squares.stop:squares.step])
-
-
-def _word_score(cells: Cells, layout: Layout, dist: Distribution, squares: range,
-                new_squares: set[int]) -> int:
-    """Letter premiums and word multipliers count only on squares covered this turn."""
-    points = dist.label_points
-    letter_multipliers = layout.letter_multipliers
-    word_multipliers = layout.word_multipliers
-    letters = 0
+def _word_score(cells: Cells, tiles: Cells, new_squares: list[int], points: Memo[int],
+                premiums: dict[int, tuple[int, int]]) -> int:
+    """Letter premiums and word multipliers count only on the squares covered this
+    turn (``new_squares``, all within the word): the face values are summed first, then
+    each new square on a premium adds its letter bonus and multiplies the word."""
+    letters = sum(map(points.__getitem__, tiles))
     multiplier = 1
-    for index in squares:
-        value = points[cells[index]]
-        if index in new_squares:
-            value *= letter_multipliers[index]
-            multiplier *= word_multipliers[index]
-        letters += value
+    for index in new_squares:
+        if index in premiums:
+            letter_multiplier, word_multiplier = premiums[index]
+            letters += points[cells[index]] * (letter_multiplier - 1)
+            multiplier *= word_multiplier
     return letters * multiplier
-
-
-def touches_tiles(cells: Cells, size: int, placed: tuple[PlacedTile, ...]) -> bool:
-    """Whether a play connects to tiles that were on the board before it."""
-    new = {(t.row, t.col) for t in placed}
-    for tile in placed:
-        for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
-            r, c = tile.row + dr, tile.col + dc
-            if 0 <= r < size and 0 <= c < size and (r, c) not in new and cells[r * size + c]:
-                return True
-    return False

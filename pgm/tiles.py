@@ -54,10 +54,10 @@ class Distribution:
         return self.label_points[label]
 
     @cached_property
-    def label_points(self) -> dict[str, int]:
+    def label_points(self) -> Memo[int]:
         """``points`` as a table, filled on first sight of each label: scoring looks up
         every letter of every word, which makes this the replay's busiest lookup."""
-        return LabelTable(self._face_value)
+        return Memo(self._face_value)
 
     def _face_value(self, label: str) -> int:
         if label in (BLANK, UNKNOWN) or is_blank(label):
@@ -66,10 +66,14 @@ class Distribution:
         return info.points if info else 0
 
     @cached_property
-    def tile_labels(self) -> frozenset[str]:
-        """Labels written with one tile of the set, in either case (not the blank): a
-        tile string made only of these needs no closer look."""
-        labels = set()
+    def accepted(self) -> Memo[frozenset[str]]:
+        """By the symbols a tile string may also hold (``allow`` of ``TileCodec.split``):
+        labels that are one tile of the set in either case (not the blank), plus those
+        symbols. A string made only of these needs no closer look."""
+        return Memo(self._accepted)
+
+    def _accepted(self, allow: str) -> frozenset[str]:
+        labels = set(allow)
         for label in self.tiles:
             if label != BLANK:
                 labels.update(form for form in (label, label.lower()) if form.upper() == label)
@@ -92,8 +96,9 @@ class Distribution:
         return tuple(label for label in self.tiles if len(label) > 1)
 
 
-class LabelTable(dict[str, _V]):
-    """A function of a tile label kept as a dict, each label computed once.
+class Memo(dict[str, _V]):
+    """A function of one string (mostly a tile label) kept as a dict, each value computed
+    on first use.
 
     Replays and turn pages ask the same few dozen labels the same questions hundreds of
     thousands of times; a dict lookup is several times cheaper than the call.
@@ -103,8 +108,8 @@ class LabelTable(dict[str, _V]):
         super().__init__()
         self._compute = compute
 
-    def __missing__(self, label: str) -> _V:
-        value = self[label] = self._compute(label)
+    def __missing__(self, key: str) -> _V:
+        value = self[key] = self._compute(key)
         return value
 
 
@@ -118,7 +123,7 @@ def rack_label(label: str) -> str:
     return RACK_LABELS[label]
 
 
-RACK_LABELS: LabelTable[str] = LabelTable(lambda label: BLANK if is_blank(label) else label)
+RACK_LABELS: Memo[str] = Memo(lambda label: BLANK if is_blank(label) else label)
 """``rack_label`` as a table."""
 
 
@@ -205,7 +210,7 @@ class TileCodec:
             return [self._check(self._unbracket(p), allow) for p in parts]
         greedy = self._greedy
         if not greedy and "[" not in text:
-            if self.distribution.tile_labels.issuperset(text):
+            if self.distribution.accepted[allow].issuperset(text):
                 return list(text)
             return [self._check(char, allow) for char in text]
         labels: list[str] = []
