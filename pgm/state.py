@@ -9,8 +9,8 @@ are never deleted.
 A record is read and hashed only when its file's stamp (size, times, inode) is not the
 one kept with its digest: a rebuild of a large event then costs a ``stat`` per record.
 A stamp is kept only for a file that had been left alone for a while before it was read
-(see ``SETTLED_NS``), so that a second write within the same tick of the file clock,
-which could leave every part of the stamp as it was, is still noticed.
+(``SETTLED_NS``), so that a second write within the same tick of the file clock, which
+could leave every part of the stamp as it was, is still noticed.
 """
 
 from __future__ import annotations
@@ -35,11 +35,15 @@ _FORMAT = 4
 Stamp = tuple[int, int, int, int]
 """A record file's size, modification and change times (ns) and inode number."""
 
-SETTLED_NS = 3_000_000_000
+SETTLED_NS = 100_000_000
 """How long a file must have been left alone before it is read for its stamp to be kept.
-A write changes the stamp only if it lands in a later tick of the file clock: file
-times are as coarse as 2 s on some file systems, and the kernel stamps them from a
-clock that lags up to a tick behind the one pgm reads."""
+A write changes the stamp only if it lands in a later tick of the file clock; the
+kernel stamps files from a clock that ticks every few milliseconds and lags up to a
+tick behind the one pgm reads."""
+
+COARSE_SETTLED_NS = 3_000_000_000
+"""The same for file systems that keep times in whole seconds or coarser (FAT keeps
+2 s), told by file times without a fraction of a millisecond."""
 
 
 @dataclass(frozen=True)
@@ -258,8 +262,13 @@ def record_print(path: Path, known: RecordPrint | None, now_ns: int) -> RecordPr
         # while it is read gives the file a newer stamp, so the next build reads again.
         info = os.fstat(handle.fileno())
         digest = hashlib.sha256(handle.read()).hexdigest()
-    settled = max(info.st_mtime_ns, info.st_ctime_ns) < now_ns - SETTLED_NS
-    return RecordPrint(digest, _stamp(info) if settled else None)
+    return RecordPrint(digest, _stamp(info) if _settled(info, now_ns) else None)
+
+
+def _settled(info: os.stat_result, now_ns: int) -> bool:
+    coarse = info.st_mtime_ns % 1_000_000 == 0 or info.st_ctime_ns % 1_000_000 == 0
+    age = COARSE_SETTLED_NS if coarse else SETTLED_NS
+    return max(info.st_mtime_ns, info.st_ctime_ns) < now_ns - age
 
 
 def _stamp(info: os.stat_result) -> Stamp:

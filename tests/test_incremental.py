@@ -157,3 +157,18 @@ def test_a_record_print_is_read_only_when_its_stamp_does_not_vouch_for_it(tmp_pa
     assert record_print(record, vouched, now) is vouched
     record.write_bytes(b"#player1 B B\n")
     assert record_print(record, vouched, now).digest not in ("kept digest", fresh.digest)
+
+
+def test_a_file_with_whole_second_times_must_be_left_alone_longer(tmp_path) -> None:
+    """File systems that keep whole seconds (FAT: 2 s) can give two writes a second
+    apart the same times: their files are trusted by stamp only much later."""
+    record = tmp_path / "g.gcg"
+    record.write_bytes(b"#player1 A A\n")
+    info = record.stat()
+    soon = max(info.st_mtime_ns, info.st_ctime_ns) + 500_000_000
+    if info.st_mtime_ns % 1_000_000 and info.st_ctime_ns % 1_000_000:
+        assert record_print(record, None, soon).stamp is not None
+    whole = info.st_mtime_ns // 1_000_000_000 * 1_000_000_000
+    os.utime(record, ns=(whole, whole))
+    assert record_print(record, None, soon).stamp is None
+    assert record_print(record, None, soon + 3_000_000_000).stamp is not None
