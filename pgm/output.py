@@ -8,8 +8,6 @@ spectator never loads a half-written page and a failed build leaves the previous
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
 import shutil
 from pathlib import Path
@@ -106,7 +104,11 @@ _AT_FDCWD = -100
 
 
 def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths in one step with Linux ``renameat2``; False where unsupported."""
+    """Swap two paths in one step with Linux ``renameat2``; False where unsupported.
+    ctypes is loaded here, the one place that needs it, not at every start of pgm."""
+    import ctypes
+    import ctypes.util
+
     libc_name = ctypes.util.find_library("c")
     if not libc_name:
         return False
