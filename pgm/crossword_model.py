@@ -125,17 +125,27 @@ def board_counts(cells: Cells) -> dict[str, int]:
     return dict(Counter(filter(None, cells)))
 
 
-def unseen_tiles(rules: Rules, position: Position) -> dict[str, int]:
+def off_board_counts(rules: Rules, cells: Cells) -> dict[str, int]:
+    """The full set minus the tiles on the board, by rack label (a blank as ``?``), in
+    the set's order."""
+    counts = dict(rules.distribution.counts)
+    for label, count in board_counts(cells).items():
+        label = rack_label(label)
+        counts[label] = counts.get(label, 0) - count
+    return counts
+
+
+def unseen_tiles(rules: Rules, position: Position,
+                 off_board: dict[str, int] | None = None) -> dict[str, int]:
     """Tiles the player to move cannot see, in the set's order: the bag plus the
     opponents' racks.
 
     Computed as the full set minus the board minus the mover's own known tiles; once
-    the game is over (nobody to move) it is everything off the board.
+    the game is over (nobody to move) it is everything off the board. ``off_board`` is
+    :func:`off_board_counts` of the position, when the caller keeps it.
     """
-    unseen = dict(rules.distribution.counts)
-    for label, count in board_counts(position.cells).items():
-        label = rack_label(label)
-        unseen[label] = unseen.get(label, 0) - count
+    unseen = dict(off_board) if off_board is not None else off_board_counts(rules,
+                                                                             position.cells)
     if position.to_move is not None and position.racks:
         for tile in position.racks[position.to_move] or ():
             if tile != UNKNOWN:

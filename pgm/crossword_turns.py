@@ -23,8 +23,8 @@ from pgm.crossword_view import (
     Orientation,
     SheetRow,
     TurnBoards,
+    TurnUnseen,
     player_lines,
-    unseen_view,
 )
 from pgm.diagnostics import Diagnostic
 from pgm.fragments import memo
@@ -106,6 +106,7 @@ class TurnPages:
         self._boards = TurnBoards(boards, game.rules.layout, game.rules.distribution,
                                   Orientation(game.rules.orientation == "lettered-rows"))
         self._by_line = diagnostics_by_line
+        self._unseen = TurnUnseen(game)
         self._turn_list = TurnList(env, sheet)
         self._parts = env.get_template("partials/turn_parts.html").module
         self._problems = env.get_template("partials/problems.html")
@@ -135,7 +136,7 @@ class TurnPages:
         total = len(game.turns)
         move_html = printed(self._sheet[index].summary)
         head_links, nav_html = self._navigation(number, total)
-        unseen = unseen_view(game, position)
+        unseen = self._unseen.view(index)
         values = dict(
             title=self._title(number, move_html),
             number=number, move_text=Markup(move_html),

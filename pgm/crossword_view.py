@@ -16,13 +16,20 @@ import jinja2
 from markupsafe import Markup
 
 from pgm.board import Layout, column_name
-from pgm.crossword_model import CrosswordGame, Position, Turn, unseen_tiles, vowel_consonant_counts
+from pgm.crossword_model import (
+    CrosswordGame,
+    Position,
+    Turn,
+    off_board_counts,
+    unseen_tiles,
+    vowel_consonant_counts,
+)
 from pgm.diagnostics import Diagnostic
 from pgm.fragments import memo
 from pgm.gcg import Event, EventKind
 from pgm.page_plan import PagePlan
 from pgm.scoring import square_name
-from pgm.tiles import BLANK, Distribution, is_blank
+from pgm.tiles import BLANK, Distribution, is_blank, rack_label
 
 _PREMIUM_CLASS = {"": "", "DL": "dl", "TL": "tl", "QL": "ql", "DW": "dw", "TW": "tw", "QW": "qw"}
 
@@ -395,11 +402,40 @@ def player_lines(game: CrosswordGame, position: Position) -> tuple[PlayerLine, .
     return tuple(lines)
 
 
-def unseen_view(game: CrosswordGame, position: Position) -> Unseen:
-    tiles = unseen_tiles(game.rules, position)
+def unseen_view(game: CrosswordGame, position: Position,
+                off_board: dict[str, int] | None = None) -> Unseen:
+    tiles = unseen_tiles(game.rules, position, off_board)
     vowels, consonants, blanks = vowel_consonant_counts(game.rules, tiles)
     return Unseen(tuple(tiles.items()), sum(tiles.values()), vowels, consonants, blanks,
                   position.bag)
+
+
+class TurnUnseen:
+    """The unseen tiles of one game's turn pages, in turn order. The tiles off the board
+    are kept from turn to turn and changed by the tiles each turn placed or took back
+    (nothing else changes the board), instead of counting the board every turn. Asked
+    out of order, it counts the board."""
+
+    def __init__(self, game: CrosswordGame) -> None:
+        self._game = game
+        self._off_board: dict[str, int] = {}
+        self._last = -2
+
+    def view(self, index: int) -> Unseen:
+        game = self._game
+        turn = game.turns[index]
+        if index == self._last + 1 and self._last >= 0:
+            off_board = self._off_board
+            for tile in turn.placed:
+                label = rack_label(tile.label)
+                off_board[label] = off_board.get(label, 0) - 1
+            for tile in turn.removed:
+                label = rack_label(tile.label)
+                off_board[label] = off_board.get(label, 0) + 1
+        else:
+            self._off_board = off_board_counts(game.rules, turn.position.cells)
+        self._last = index
+        return unseen_view(game, turn.position, self._off_board)
 
 
 @dataclass(frozen=True)

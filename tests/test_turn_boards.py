@@ -1,5 +1,6 @@
-"""Turn pages redo only the board rows a turn changed (pgm.crossword_view.TurnBoards):
-the boards they show are the boards a full render gives, for every real record, and
+"""Turn pages redo only the board rows a turn changed (pgm.crossword_view.TurnBoards)
+and keep the count of tiles off the board from turn to turn (TurnUnseen): the boards and
+unseen tiles they show are those worked out from scratch, for every real record, and
 the rule they rest on holds for every real record."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from conftest import CORPUS
 
 from pgm.crossword import replay
 from pgm.crossword_model import CrosswordGame
-from pgm.crossword_view import BoardRenderer, Orientation, TurnBoards
+from pgm.crossword_view import BoardRenderer, Orientation, TurnBoards, TurnUnseen, unseen_view
 from pgm.gcg import parse_gcg
 from pgm.render import make_environment
 
@@ -60,3 +61,18 @@ def test_boards_asked_out_of_order_are_rendered_whole() -> None:
     for index in (5, 3, 3, 10, 11, 0):
         shown = boards.board(index, game.turns[index])["board_rows"]
         assert shown == full_board(renderer, game, index, orientation)
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_unseen_tiles_kept_turn_by_turn_equal_a_fresh_count(path) -> None:
+    game = replayed(path)
+    unseen = TurnUnseen(game)
+    for index, turn in enumerate(game.turns):
+        assert unseen.view(index) == unseen_view(game, turn.position), f"turn {turn.number}"
+
+
+def test_unseen_tiles_asked_out_of_order_are_counted_afresh() -> None:
+    game = replayed(CORPUS / "gcg" / "liwords__r20_peter.gcg")
+    unseen = TurnUnseen(game)
+    for index in (5, 3, 3, 10, 11, 0, 1):
+        assert unseen.view(index) == unseen_view(game, game.turns[index].position)
