@@ -25,6 +25,8 @@ from pgm.tiles import (
     get_distribution,
 )
 
+_RACK = BLANK + UNKNOWN + "."
+"""What a rack field may hold besides tiles."""
 KNOWN_GAME_TYPES = {"classic", "crosswordgame", "scrabble", "wordsmog"}
 _INFERENCE_ORDER = ("english", "german", "french", "spanish", "catalan", "polish", "dutch",
                     "norwegian", "swedish", "slovene")
@@ -129,11 +131,15 @@ def _infer(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: str) -> 
 
 def _fits(record: GcgRecord, dist: Distribution) -> bool:
     codec = TileCodec(dist, tuple(upper for upper, _ in record.tile_declarations))
+    words = [event.word for event in record.events]
+    racks = [event.rack for event in record.events if event.rack.upper() != "UNKNOWN"]
+    if codec.plain("".join(words), allow=".") and codec.plain("".join(racks), allow=_RACK):
+        return True  # each one is plain too: the usual case, told at once
     try:
-        for event in record.events:
-            codec.split(event.word, allow=".")
-            if event.rack.upper() != "UNKNOWN":
-                codec.split(event.rack, allow=BLANK + UNKNOWN + ".")
+        for word in words:
+            codec.split(word, allow=".")
+        for rack in racks:
+            codec.split(rack, allow=_RACK)
     except TileError:
         return False
     return True

@@ -73,7 +73,7 @@ class Distribution:
         return Memo(self._accepted)
 
     def _accepted(self, allow: str) -> frozenset[str]:
-        labels = set(allow)
+        labels = set(allow) - {"[", "]", "|"}
         for label in self.tiles:
             if label != BLANK:
                 labels.update(form for form in (label, label.lower()) if form.upper() == label)
@@ -205,13 +205,13 @@ class TileCodec:
     def split(self, text: str, *, allow: str = "") -> list[str]:
         """Split ``text`` into tile labels, keeping case; ``allow`` lists extra one-char
         symbols accepted as tiles (``.`` for played-through, ``?`` and ``_`` on racks)."""
+        if self.plain(text, allow=allow):
+            return list(text)
         if "|" in text:
             parts = [p for p in text.split("|") if p]
             return [self._check(self._unbracket(p), allow) for p in parts]
         greedy = self._greedy
         if not greedy and "[" not in text:
-            if self.distribution.accepted[allow].issuperset(text):
-                return list(text)
             return [self._check(char, allow) for char in text]
         labels: list[str] = []
         i = 0
@@ -231,6 +231,12 @@ class TileCodec:
                 labels.append(self._check(text[i], allow))
                 i += 1
         return labels
+
+    def plain(self, text: str, *, allow: str = "") -> bool:
+        """Whether ``text`` is one tile per character: only one-letter tiles of the set
+        and ``allow`` symbols, in a set where no multi-letter tile is written without
+        brackets. Such a string (nearly every one) splits into its characters."""
+        return not self._greedy and self.distribution.accepted[allow].issuperset(text)
 
     @staticmethod
     def _unbracket(part: str) -> str:

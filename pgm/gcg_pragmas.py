@@ -1,0 +1,196 @@
+"""The pragma lines of a ``.gcg`` record (``#player1``, ``#note``, ``#rack1``, ...) and
+the state of a parse that they change; ``pgm.gcg`` adds the event lines.
+
+An event stays open while the lines after it may still add to it (``#note``, ``#rackN``,
+continuation lines), and becomes an ``Event`` once the parse is over: a frozen Event
+rebuilt for every note costs more than reading the line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from pgm.diagnostics import DiagnosticSink
+from pgm.gcg_model import Event, EventKind, Note, Player
+
+_PRAGMA = re.compile(r"^#(\S*)\s*(.*)$", re.DOTALL)
+_PLAYER_PRAGMA = re.compile(r"^player(\d+)$")
+_RACK_PRAGMA = re.compile(r"^rack(\d+)$")
+
+
+class EventFields(NamedTuple):
+    """What an event line says after ``>nick:`` (see ``Event``)."""
+
+    kind: EventKind
+    rack: str
+    score: int
+    cumulative: int
+    position: str = ""
+    word: str = ""
+    tiles: str = ""
+    exchange_count: int | None = None
+    extra: str = ""
+
+
+@dataclass(slots=True)
+class OpenEvent:
+    """An event line read, with the notes and ``#rackN`` lines that follow it so far."""
+
+    line: int
+    nick: str
+    text: str
+    fields: EventFields
+    notes: list[Note] = field(default_factory=list)
+    racks_after: list[tuple[int, str, int]] = field(default_factory=list)
+
+    def event(self) -> Event:
+        f = self.fields
+        return Event(self.line, f.kind, self.nick, f.rack, f.score, f.cumulative, f.position,
+                     f.word, f.tiles, f.exchange_count, f.extra, tuple(self.notes),
+                     tuple(self.racks_after), self.text)
+
+
+@dataclass
+class PragmaReader:
+    """Line-by-line state of one parse, and what the pragma lines do to it."""
+
+    sink: DiagnosticSink
+    players: dict[int, Player] = field(default_factory=dict)
+    events: list[OpenEvent] = field(default_factory=list)
+    pragmas: dict[str, str] = field(default_factory=dict)
+    descriptions: list[str] = field(default_factory=list)
+    game_notes: list[Note] = field(default_factory=list)
+    tiles: list[tuple[str, str]] = field(default_factory=list)
+    tile_lines: list[tuple[str, int]] = field(default_factory=list)
+    initial_racks: list[tuple[int, str, int]] = field(default_factory=list)
+    incomplete: str | None = None
+    open_note: bool = False
+    """Whether a bare line continues the last note (true right after a note)."""
+
+    def pragma(self, number: int, line: str) -> None:
+        keyword, value = _PRAGMA.match(line).groups()  # type: ignore[union-attr]
+        keyword, value = keyword.lower(), value.strip()
+        self.open_note = False
+        handler = _PRAGMA_HANDLERS.get(keyword)
+        if handler is not None:
+            handler(self, number, value)
+        elif _PLAYER_PRAGMA.match(keyword):
+            self._player(number, int(keyword[6:]), value)
+        elif _RACK_PRAGMA.match(keyword):
+            self._rack(number, int(keyword[4:]), value)
+        elif keyword in _OBSOLETE:
+            self.sink.warning(number, f"#{keyword} is obsolete and ignored: "
+                                      f"set {_OBSOLETE[keyword]} in event.yaml instead")
+        else:
+            self.sink.warning(number, f"unknown pragma #{keyword} ignored")
+
+    def continue_note(self, line: str) -> None:
+        if self.events and self.events[-1].notes:
+            notes = self.events[-1].notes
+            note = notes[-1]
+            notes[-1] = Note(note.line, note.text + "\n" + line, note.kind)
+        elif self.game_notes:
+            note = self.game_notes[-1]
+            self.game_notes[-1] = Note(note.line, note.text + "\n" + line, note.kind)
+
+    def _before_events(self, number: int, keyword: str) -> bool:
+        if self.events:
+            self.sink.error(number, f"#{keyword} must come before the first event")
+            return False
+        return True
+
+    def _player(self, number: int, index: int, value: str) -> None:
+        if not self._before_events(number, f"player{index}"):
+            return
+        nick, _, name = value.partition(" ")
+        if not nick or index < 1:
+            self.sink.error(number, f"#player{index} needs a nickname (and a full name)")
+            return
+        if index in self.players:
+            self.sink.warning(number, f"#player{index} given twice; the last one is used")
+        self.players[index] = Player(nick, name.strip() or nick, number)
+
+    def _rack(self, number: int, index: int, value: str) -> None:
+        rack = (index - 1, value.split()[0] if value else "", number)
+        if self.events:
+            self.events[-1].racks_after.append(rack)
+        else:
+            self.initial_racks.append(rack)
+
+    def _single(self, number: int, keyword: str, value: str, *, header: bool = True) -> None:
+        if header and not self._before_events(number, keyword):
+            return
+        if keyword in self.pragmas:
+            self.sink.warning(number, f"#{keyword} given twice; the last one is used")
+        self.pragmas[keyword] = value
+
+    def _note(self, number: int, value: str, kind: str = "note") -> None:
+        note = Note(number, value, kind)
+        if self.events:
+            self.events[-1].notes.append(note)
+        else:
+            self.sink.warning(number, f"#{kind} before the first event: shown with the game, "
+                                      "not with a turn")
+            self.game_notes.append(note)
+        self.open_note = True
+
+    def _tile(self, number: int, value: str) -> None:
+        parts = value.split()
+        if len(parts) != 2:
+            self.sink.error(number, "#tile needs an upper-case and a lower-case form, "
+                                    "e.g. '#tile L·L l·l'")
+            return
+        self.tiles.append((parts[0], parts[1]))
+        self.tile_lines.append((parts[0], number))
+
+    def _encoding(self, number: int, value: str) -> None:
+        if number != 1:
+            self.sink.error(number, "#character-encoding must be the first line of the file; "
+                                    "ignored here")
+
+    def _incomplete(self, number: int, value: str) -> None:
+        self.incomplete = value.split()[0] if value else ""
+
+    def _orientation(self, number: int, value: str) -> None:
+        if value not in ("numbered-rows", "lettered-rows"):
+            self.sink.warning(number, f"#orientation {value!r} is not 'numbered-rows' or "
+                                      "'lettered-rows'; using numbered-rows")
+            return
+        self._single(number, "orientation", value)
+
+    def _id(self, number: int, value: str) -> None:
+        if len(value.split()) != 2:
+            self.sink.warning(number, "#id should be an authority and an identifier, "
+                                      "e.g. '#id io.woogles p6QRjJHG'")
+        self._single(number, "id", value)
+
+    def _description(self, number: int, value: str) -> None:
+        if self._before_events(number, "description"):
+            self.descriptions.append(value)
+
+
+def _pragma_single(keyword: str, header: bool = True) -> Callable[[PragmaReader, int, str], None]:
+    return lambda reader, number, value: reader._single(number, keyword, value, header=header)
+
+
+_PRAGMA_HANDLERS: dict[str, Callable[[PragmaReader, int, str], None]] = {
+    "title": _pragma_single("title"),
+    "description": PragmaReader._description,
+    "lexicon": _pragma_single("lexicon"),
+    "game-type": _pragma_single("game-type"),
+    "board-layout": _pragma_single("board-layout"),
+    "tile-set": _pragma_single("tile-set"),
+    "tile-distribution": _pragma_single("tile-distribution"),
+    "id": PragmaReader._id,
+    "note": PragmaReader._note,
+    "comment": lambda reader, number, value: reader._note(number, value, "comment"),
+    "-": lambda reader, number, value: reader.continue_note(value),
+    "tile": PragmaReader._tile,
+    "character-encoding": PragmaReader._encoding,
+    "incomplete": PragmaReader._incomplete,
+    "orientation": PragmaReader._orientation,
+}
+_OBSOLETE = {"htarget": "base_url", "ltarget": "the output paths", "style": "theme or css"}
