@@ -74,11 +74,11 @@ class CgpResult:
 
 
 def write_board(cells: tuple[str, ...], size: int) -> str:
-    return "/".join(_write_row(cells[r * size:(r + 1) * size]) for r in range(size))
+    return "/".join(write_row(cells[r * size:(r + 1) * size]) for r in range(size))
 
 
 @lru_cache(maxsize=65_536)
-def _write_row(row: tuple[str, ...]) -> str:
+def write_row(row: tuple[str, ...]) -> str:
     """One board row in CGP; rows repeat from turn to turn, so each is written once."""
     out, empty = [], 0
     for label in row:
@@ -95,18 +95,30 @@ def _write_row(row: tuple[str, ...]) -> str:
 
 
 def write_rack(rack: tuple[str, ...] | None) -> str:
-    return "".join(f"[{t}]" if len(t) > 1 else t for t in (rack or ()) if t != "_")
+    rack = rack or ()
+    text = "".join(rack)
+    if len(text) == len(rack) and "" not in rack and "_" not in text:
+        return text  # one letter a tile, none unknown: the usual rack, written as it is
+    return "".join(f"[{t}]" if len(t) > 1 else t for t in rack if t != "_")
+
+
+def write_operation(name: str, value: str, dashed: bool = False) -> str:
+    return f"{'-' if dashed else ''}{name} {value};".replace(" ;", ";")
 
 
 def write_cgp(position: CgpPosition) -> str:
-    fields = [
-        write_board(position.cells, position.layout.size),
-        "/".join(write_rack(rack) for rack in position.racks),
-        "/".join(str(s) for s in position.scores),
-        str(position.zeros),
-    ]
-    ops = " ".join(f"{'-' if op.dashed else ''}{op.name} {op.value};".replace(" ;", ";")
-                   for op in position.operations)
+    return cgp_line(write_board(position.cells, position.layout.size),
+                    [write_rack(rack) for rack in position.racks], position.scores,
+                    position.zeros,
+                    [write_operation(op.name, op.value, op.dashed) for op in position.operations])
+
+
+def cgp_line(board: str, racks: list[str], scores: tuple[int, ...], zeros: int,
+             operations: list[str]) -> str:
+    """A CGP from its fields already written (``write_board``, ``write_rack``,
+    ``write_operation``), for writers that keep some of them from position to position."""
+    fields = [board, "/".join(racks), "/".join(map(str, scores)), str(zeros)]
+    ops = " ".join(operations)
     return " ".join(fields + ([ops] if ops else []))
 
 

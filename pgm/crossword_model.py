@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
-from pgm.cgp import CgpPosition, Operation, write_cgp
+from pgm.cgp import cgp_line, write_operation, write_rack, write_row
 from pgm.crossword_rules import Rules
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.gcg import Event, GcgRecord
 from pgm.scoring import Cells, PlacedTile
-from pgm.tiles import BLANK, UNKNOWN, rack_label
+from pgm.tiles import BLANK, RACK_LABELS, UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -99,38 +99,61 @@ class CrosswordGame:
             first = (self.turns[index].player + 1) % seats if index >= 0 else 0
         order = [(first + k) % seats for k in range(seats)]
         racks = position.racks or (None,) * seats
-        operations = []
-        if self.rules.lexicon:
-            operations.append(Operation("lex", self.rules.lexicon))
-        operations.append(Operation("ld", self.rules.distribution.name))
-        operations.append(Operation("bdn", self.rules.layout.name))
+        operations = list(self._fixed_operations)
         if position.last_move:
-            operations.append(Operation("lm", position.last_move))
-        return write_cgp(CgpPosition(
-            position.cells, tuple(tuple(racks[s] or ()) for s in order),
-            tuple(position.scores[s] for s in order), position.scoreless_turns,
-            tuple(operations), self.rules.layout, self.rules.distribution))
+            operations.append(write_operation("lm", position.last_move))
+        return cgp_line(self._board_rows.board(self, index), [write_rack(racks[s]) for s in order],
+                        tuple(position.scores[s] for s in order), position.scoreless_turns,
+                        operations)
+
+    @cached_property
+    def _fixed_operations(self) -> tuple[str, ...]:
+        """The CGP opcodes every position of the game has, written."""
+        rules = self.rules
+        lexicon = (write_operation("lex", rules.lexicon),) if rules.lexicon else ()
+        return lexicon + (write_operation("ld", rules.distribution.name),
+                          write_operation("bdn", rules.layout.name))
+
+    @cached_property
+    def _board_rows(self) -> _BoardRows:
+        return _BoardRows(self.rules.layout.size)
 
     def position_before(self, index: int) -> Position:
         """Position before ``turns[index]``."""
         return self.turns[index - 1].position if index > 0 else self.start
 
 
-@lru_cache(maxsize=256)
-def board_counts(cells: Cells) -> dict[str, int]:
-    """How many of each label lie on the board (blanks as played, lower case). The replay
-    checks the supply before each turn and the turn pages count the unseen tiles after
-    it, both on the positions of one game, so those of the last game or two are kept.
-    Read only."""
-    return dict(Counter(filter(None, cells)))
+class _BoardRows:
+    """The CGP rows of one game's boards, kept from turn to turn: a turn changes only the
+    rows where it placed or took back tiles (nothing else changes the board), so turn
+    pages, which ask in order, write a row or two per turn instead of the board. Asked
+    out of order, it writes the whole board."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.index: int | None = None
+        """The turn whose board ``rows`` are (-1: the start)."""
+        self.rows: list[str] = []
+
+    def board(self, game: CrosswordGame, index: int) -> str:
+        cells = game.turns[index].position.cells if index >= 0 else game.start.cells
+        size = self.size
+        if index >= 0 and self.index == index - 1:
+            turn = game.turns[index]
+            for row in {tile.row for tile in turn.placed + turn.removed}:
+                self.rows[row] = write_row(cells[row * size:(row + 1) * size])
+        else:
+            self.rows = [write_row(cells[r * size:(r + 1) * size]) for r in range(size)]
+        self.index = index
+        return "/".join(self.rows)
 
 
 def off_board_counts(rules: Rules, cells: Cells) -> dict[str, int]:
     """The full set minus the tiles on the board, by rack label (a blank as ``?``), in
     the set's order."""
     counts = dict(rules.distribution.counts)
-    for label, count in board_counts(cells).items():
-        label = rack_label(label)
+    for label, count in Counter(filter(None, cells)).items():
+        label = RACK_LABELS[label]
         counts[label] = counts.get(label, 0) - count
     return counts
 

@@ -142,6 +142,44 @@ def test_played_tiles_must_be_on_the_rack() -> None:
     assert messages(game) == ["3: warning: played tiles Z are not on the rack ABC"]
 
 
+def test_played_tiles_are_counted_as_multisets() -> None:
+    game = play(HEAD + ">a: ABE 8G AA +4 4\n")
+    assert messages(game) == ["3: warning: played tiles A are not on the rack ABE"]
+
+
+def test_more_tiles_on_board_and_rack_than_the_set_has() -> None:
+    # English has one Z and two blanks.
+    game = play(HEAD + ">a: ZA 8G ZA +22 22\n>b: Z?? 9G s +10 10\n>a: ??E 7H Ea +3 25\n")
+    assert messages(game) == [
+        "4: warning: 2 'Z' tiles on the board and rack, but the english set has 1",
+        "5: warning: 3 '?' tiles on the board and rack, but the english set has 2"]
+
+
+def test_a_withdrawn_play_gives_its_tiles_back_to_the_set() -> None:
+    game = play(HEAD + """>a: ZA 8G ZA +22 22
+>b: QI 9G QI +53 53
+>b: QI -- -53 0
+>a: Q H7 Q. +11 33
+""")
+    assert messages(game) == []
+
+
+def test_first_play_off_centre_and_plays_that_touch_nothing() -> None:
+    assert "3: warning: the first play does not cover the centre square" in \
+        messages(play(HEAD + ">a: ZA 1A ZA +33 33\n"))
+    game = play(HEAD + """>a: ZA 8G ZA +22 22
+>b: QI 1A QI +33 33
+>a: XI 8I XI +20 42
+>b: OW 9F OW +27 60
+>a: AT 9K AT +2 44
+""")
+    # XI extends ZA and OW forms ZW across; AT only touches a corner.
+    assert [m for m in messages(game) if "is recorded" not in m] == [
+        "4: warning: 1A QI does not touch any tile on the board",
+        "5: warning: the word on the board is ZAXI, longer than the 2 tiles written",
+        "7: warning: 9K AT does not touch any tile on the board"]
+
+
 def test_racks_known_from_the_record_and_unseen_tiles() -> None:
     game = play(HEAD + ">a: AEIOUZT 8G ZA +22 22\n>b: BCDFGHJ 9F BE +0 0\n")
     first = game.turns[0].position

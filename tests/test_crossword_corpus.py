@@ -145,3 +145,17 @@ def test_words_formed_agree_with_another_program(name: str) -> None:
         assert sorted(w.upper() for w in ours.words) == expected
         assert ours.computed_score == other["score"]
     assert list(game.final.scores) == golden["final_scores"]
+
+
+@pytest.mark.parametrize("path", VALID + INVALID, ids=lambda p: p.name)
+def test_cgp_asked_in_order_keeps_rows_the_same_as_written_afresh(path: Path) -> None:
+    """Turn pages ask for the CGPs in order and get the rows a turn did not touch kept
+    from the turn before; asked backwards, every board is written whole."""
+    in_order = load(path)
+    backwards = load(path)
+    indices = range(-1, len(in_order.turns))
+    assert [in_order.cgp(i) for i in indices] == [backwards.cgp(i) for i in reversed(indices)][::-1]
+    for index in indices:
+        position = in_order.turns[index].position if index >= 0 else in_order.start
+        size = in_order.rules.layout.size
+        assert in_order.cgp(index).split()[0] == write_board(position.cells, size)
