@@ -45,7 +45,9 @@ def check_total(sink: DiagnosticSink, event: Event, player: int,
 
 
 def _with_total(scores: tuple[int, ...], player: int, total: int) -> tuple[int, ...]:
-    return scores[:player] + (total,) + scores[player + 1:]
+    updated = list(scores)
+    updated[player] = total
+    return tuple(updated)
 
 
 def _missing(tiles: list[str], rack: tuple[str, ...]) -> list[str]:
@@ -96,7 +98,7 @@ class _Replay:
     def __post_init__(self) -> None:
         self.start_state = self.start()
         """Kept for a withdrawal of the very first play, which returns to it."""
-        self.supply = TileTally(self.rules.distribution)
+        self.tally = TileTally(self.rules.distribution)
         self.seats: dict[str, list[int]] = {}
         """The seats of each nickname (two players may share one)."""
         for seat, player in enumerate(self.record.players):
@@ -127,7 +129,8 @@ class _Replay:
                 return event.line
             self.steps.append(step)
             state = step.state
-            self._check_stated_racks(event.racks_after)
+            if event.racks_after:
+                self._check_stated_racks(event.racks_after)
         return None
 
     def _check_stated_racks(self, racks: tuple[tuple[int, str, int], ...]) -> None:
@@ -155,7 +158,7 @@ class _Replay:
                                         f"(players: {known})")
             raise _StopReplay
         if len(seats) > 1 and before.to_move in seats and event.kind.is_turn:
-            return before.to_move  # type: ignore[return-value]
+            return before.to_move
         if len(seats) > 1 and self.steps and event.kind is not EventKind.END_RACK_POINTS:
             last = self.steps[-1].player
             return last if last in seats else seats[0]
@@ -212,7 +215,7 @@ class _Replay:
             raise _StopReplay
         scored = self._place(event, before, placement)
         self._check_play(move, scored)
-        self.supply.add(scored.placed)
+        self.tally.add(scored.placed)
         drawn = min(len(scored.placed), before.bag)
         sizes = list(before.rack_sizes)
         sizes[player] += drawn - len(scored.placed)
@@ -221,8 +224,8 @@ class _Replay:
         to_move = None if over else (player + 1) % self.players
         state = State(scored.cells, move.scores, to_move, 0, before.bag - drawn, tuple(sizes),
                       over, scored.notation)
-        return Step(move.number, event, player, state, move.rack, placed=scored.placed,
-                    words=scored.words, computed_score=scored.score)
+        return Step(move.number, event, player, state, move.rack, scored.placed, (),
+                    scored.words, scored.score)
 
     def _place(self, event: Event, before: State, placement: Placement) -> ScoredPlay:
         rules = self.rules
@@ -242,7 +245,7 @@ class _Replay:
         if scored.score != event.score:
             self.sink.warning(line, f"{event.position} {event.word} is recorded as "
                                     f"{event.score:+d}, but the board scores it {scored.score:+d}")
-        first_play = self.supply.empty_board
+        first_play = not self.tally.on_board
         if first_play and self.rules.layout.center not in {(t.row, t.col) for t in scored.placed}:
             self.sink.warning(line, "the first play does not cover the centre square")
         elif not first_play and not scored.touches:
@@ -262,7 +265,7 @@ class _Replay:
 
     def _check_supply(self, line: int, rack: Rack) -> None:
         """More of a tile on the board and rack than the bag ever held is a recording error."""
-        for message in self.supply.excess(rack):
+        for message in self.tally.excess(rack):
             self.sink.warning(line, message)
 
     def _pass(self, move: _Move) -> Step:
@@ -300,7 +303,7 @@ class _Replay:
                                           f"a play by {event.nick}; the board is left as it is")
             return move.step(move.same_board())
         self.steps[-1] = phoney._replace(withdrawn=True)
-        self.supply.remove(phoney.placed)
+        self.tally.remove(phoney.placed)
         if event.score != -phoney.event.score:
             self.sink.warning(event.line, f"withdrawal takes back {event.score:+d}, but the "
                                           f"play scored {phoney.event.score:+d}")
@@ -390,6 +393,6 @@ def replay(record: GcgRecord, *, distribution: str | None = None, board: str | N
     run = _Replay(record, rules, sink)
     stopped = run.run()
     racks, start_racks = known_racks(record, rules, run.steps)
-    turns = tuple(step.turn(after) for step, after in zip(run.steps, racks))
+    turns = tuple(step.turn(after) for step, after in zip(run.steps, racks, strict=True))
     start = run.start_state.position(start_racks)
     return CrosswordGame(record, rules, start, turns, tuple(sink.items), stopped)

@@ -75,10 +75,7 @@ class TileTally:
         self.short = 0
         """How many labels are below zero."""
         self.on_board = 0
-
-    @property
-    def empty_board(self) -> bool:
-        return not self.on_board
+        """How many tiles are on the board."""
 
     def add(self, placed: tuple[PlacedTile, ...]) -> None:
         spare = self.spare

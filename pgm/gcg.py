@@ -139,8 +139,8 @@ def _split_rack(tokens: list[str]) -> tuple[list[str], list[str]]:
     first = tokens[0]
     if first.startswith("-"):
         return [], tokens
-    looks_like_play = (len(tokens) >= 4 and any(map(str.isdigit, first))
-                       and _SCORE.match(tokens[2]) is not None)
+    looks_like_play = (len(tokens) >= 4 and _SCORE.match(tokens[2]) is not None
+                       and any(map(str.isdigit, first)))
     if looks_like_play:
         return [], tokens
     return tokens[:1], tokens[1:]

@@ -205,8 +205,8 @@ class TileCodec:
     def split(self, text: str, *, allow: str = "") -> list[str]:
         """Split ``text`` into tile labels, keeping case; ``allow`` lists extra one-char
         symbols accepted as tiles (``.`` for played-through, ``?`` and ``_`` on racks)."""
-        if self.plain(text, allow=allow):
-            return list(text)
+        if not self._greedy and self.distribution.accepted[allow].issuperset(text):
+            return list(text)  # plain (see below), as most are
         if "|" in text:
             parts = [p for p in text.split("|") if p]
             return [self._check(self._unbracket(p), allow) for p in parts]
