@@ -117,9 +117,9 @@ def cgp_line(board: str, racks: list[str], scores: tuple[int, ...], zeros: int,
              operations: list[str]) -> str:
     """A CGP from its fields already written (``write_board``, ``write_rack``,
     ``write_operation``), for writers that keep some of them from position to position."""
-    fields = [board, "/".join(racks), "/".join(map(str, scores)), str(zeros)]
+    line = f"{board} {'/'.join(racks)} {'/'.join(map(str, scores))} {zeros}"
     ops = " ".join(operations)
-    return " ".join(fields + ([ops] if ops else []))
+    return f"{line} {ops}" if ops else line
 
 
 # ---------------------------------------------------------------------------------------

@@ -179,5 +179,5 @@ def unseen_tiles(rules: Rules, position: Position,
 def vowel_consonant_counts(rules: Rules, tiles: dict[str, int]) -> tuple[int, int, int]:
     """(vowels, consonants, blanks) among ``tiles``."""
     blanks = tiles.get(BLANK, 0)
-    vowels = sum(n for t, n in tiles.items() if rules.distribution.is_vowel(t))
+    vowels = sum(map(tiles.__getitem__, rules.distribution.vowels.intersection(tiles)))
     return vowels, sum(tiles.values()) - vowels - blanks, blanks

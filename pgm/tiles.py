@@ -79,9 +79,9 @@ class Distribution:
                 labels.update(form for form in (label, label.lower()) if form.upper() == label)
         return frozenset(labels)
 
-    def is_vowel(self, label: str) -> bool:
-        info = self.tiles.get(label)
-        return bool(info and info.vowel)
+    @cached_property
+    def vowels(self) -> frozenset[str]:
+        return frozenset(label for label, info in self.tiles.items() if info.vowel)
 
     def full_bag(self) -> Counter[str]:
         return Counter(self.counts)
