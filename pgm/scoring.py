@@ -30,9 +30,12 @@ class PlacedTile:
     label: str
 
 
-_placed_tile = lru_cache(maxsize=65_536)(PlacedTile)
-"""PlacedTile values, each made once: every game puts the same letters on the same
-squares, and a cache hit costs a fifth of building the value."""
+@lru_cache(maxsize=65_536)
+def _placed_tile(index: int, size: int, label: str) -> PlacedTile:
+    """The tile ``label`` on square ``index`` of a board ``size`` wide, made once: every
+    game puts the same letters on the same squares, and a cache hit costs a fifth of
+    building the value."""
+    return PlacedTile(index // size, index % size, label)
 
 
 class ScoredPlay(NamedTuple):
@@ -101,7 +104,7 @@ def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels:
             notation.append(".")
         else:
             board[index] = label
-            placed.append(_placed_tile(*divmod(index, size), label))
+            placed.append(_placed_tile(index, size, label))
             squares.append(index)
             notation.append(f"[{label}]" if len(label) > 1 else label)
         index += step
