@@ -121,11 +121,6 @@ def _exchange(a: Path, b: Path) -> bool:
     return bool(result == 0)
 
 
-def write_file(path: Path, content: str | bytes) -> None:
-    """Write one file of the staging tree, creating its folder."""
-    write_files(path.parent, [(path.name, content)])
-
-
 def write_files(folder: Path, files: list[tuple[str, str | bytes]]) -> None:
     """Write new files under ``folder`` of the staging tree, making each subfolder once:
     a game's pages share one folder, and asking for it per page costs a system call."""
