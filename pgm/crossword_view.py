@@ -152,15 +152,14 @@ class BoardRenderer:
               new: Iterable[tuple[int, int]], orientation: Orientation) -> dict[str, Any]:
         """The values ``partials/board.html`` prints: ``new`` squares are highlighted."""
         fresh_by_row = _fresh_by_row(new, orientation)
-        return self.frame(layout.size, orientation,
+        return self.frame(layout.size, self.head(layout.size, orientation),
                           [self.row(cells, r, fresh_by_row.get(r, ()), layout, dist,
                                     orientation) for r in range(layout.size)])
 
-    def frame(self, size: int, orientation: Orientation, rows: list[Markup]
-              ) -> dict[str, Any]:
-        """The board values around rendered ``rows``."""
-        return {"board_size": size, "board_head": self.head(size, orientation),
-                "board_rows": Markup("".join(rows))}
+    @staticmethod
+    def frame(size: int, head: Markup, rows: list[Markup]) -> dict[str, Any]:
+        """The values ``partials/board.html`` prints, around rendered ``rows``."""
+        return {"board_size": size, "board_head": head, "board_rows": Markup("".join(rows))}
 
     def head(self, size: int, orientation: Orientation) -> Markup:
         """The column headers of a board of ``size``."""
@@ -272,8 +271,7 @@ class TurnBoards:
             self._rows[r] = self._renderer.row(cells, r, fresh.get(r, ()), self._layout,
                                                self._dist, orientation)
         self._highlighted, self._last = tuple(fresh), index
-        return {"board_size": self._layout.size, "board_head": self._head,
-                "board_rows": Markup("".join(self._rows))}
+        return self._renderer.frame(self._layout.size, self._head, self._rows)
 
 
 # ---------------------------------------------------------------------------------------
