@@ -20,6 +20,7 @@ from pgm.crossword_view import (
 )
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
+from pgm.fragments import kept
 from pgm.markdown import render_markdown
 from pgm.page_parts import game_json_text, with_site_keys
 from pgm.site_model import GameEntry
@@ -58,11 +59,7 @@ def render_crossword_game(env: jinja2.Environment, entry: GameEntry, game: Cross
 
 def board_renderer(env: jinja2.Environment) -> BoardRenderer:
     """One row cache per template environment (per worker process)."""
-    renderer = getattr(env, "pgm_board_renderer", None)
-    if renderer is None:
-        renderer = BoardRenderer(env)
-        env.pgm_board_renderer = renderer  # type: ignore[attr-defined]
-    return renderer
+    return kept(env, "pgm_board_renderer", lambda: BoardRenderer(env))
 
 
 def _game_page(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,

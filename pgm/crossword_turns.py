@@ -27,7 +27,7 @@ from pgm.crossword_view import (
     player_lines,
 )
 from pgm.diagnostics import Diagnostic
-from pgm.fragments import memo
+from pgm.fragments import kept, memo
 from pgm.markdown import render_markdown
 from pgm.page_parts import navigation
 from pgm.page_plan import Holes, PagePlan
@@ -50,7 +50,7 @@ class TurnList:
 
     def __init__(self, env: jinja2.Environment, sheet: tuple[SheetRow, ...]) -> None:
         macro = self._macro = env.get_template("partials/fragments.html").module.turn_item  # type: ignore[attr-defined]
-        plans: dict[bool, PagePlan | None] = env.__dict__.setdefault("pgm_turn_item_plans", {})
+        plans: dict[bool, PagePlan | None] = kept(env, "pgm_turn_item_plans", dict)
         for current in (False, True):
             if current not in plans:
                 plans[current] = PagePlan.of(
@@ -77,14 +77,6 @@ class _UnseenTiles:
     def __init__(self, env: jinja2.Environment) -> None:
         self._macro = env.get_template("partials/fragments.html").module.unseen_tile  # type: ignore[attr-defined]
         self._html: dict[tuple[str, int], str] = {}
-
-    @classmethod
-    def of(cls, env: jinja2.Environment) -> _UnseenTiles:
-        """The one kept for ``env`` (per worker process and theme)."""
-        found: _UnseenTiles | None = env.__dict__.get("pgm_unseen_tiles")
-        if found is None:
-            found = env.__dict__["pgm_unseen_tiles"] = cls(env)
-        return found
 
     def __call__(self, tile: tuple[str, int]) -> str:
         html = self._html.get(tile)
@@ -113,9 +105,9 @@ class TurnPages:
         self._head_links = memo(env, "partials/turn_parts.html", "head_links")
         self._nav = memo(env, "partials/nav.html")
         self._navigations: dict[tuple[int, int], tuple[Markup, Markup]] = \
-            env.__dict__.setdefault("pgm_turn_navigation", {})
+            kept(env, "pgm_turn_navigation", dict)
         self._unseen_counts = memo(env, "partials/turn_parts.html", "unseen_counts")
-        self._unseen_tile = _UnseenTiles.of(env)
+        self._unseen_tile = kept(env, "pgm_unseen_tiles", lambda: _UnseenTiles(env))
         self._label = printed(context["game"].label)
 
     def pages(self) -> Iterator[tuple[str, str]]:

@@ -9,10 +9,12 @@ place that decides how a page looks, while a page costs little more than joining
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 from markupsafe import Markup
+
+_T = TypeVar("_T")
 
 
 class Memo:
@@ -69,10 +71,20 @@ def fragment_once(env: jinja2.Environment) -> Callable[..., Markup]:
 _FRAGMENTS = "partials/fragments.html"
 
 
+def kept(env: jinja2.Environment, name: str, make: Callable[[], _T]) -> _T:
+    """The object kept under ``name`` for ``env``, made by ``make`` the first time: an
+    environment lives as long as its worker process (or watch session) and theme, so
+    what pages of every game share is kept with it."""
+    found: _T | None = env.__dict__.get(name)
+    if found is None:
+        found = env.__dict__[name] = make()
+    return found
+
+
 def memo(env: jinja2.Environment, template: str, macro: str | None = None) -> Memo:
     """The memo of a macro of ``template``, or of ``template`` itself, for this
     environment (one per worker process and theme)."""
-    memos: dict[tuple[str, str | None], Memo] = env.__dict__.setdefault("pgm_memos", {})
+    memos: dict[tuple[str, str | None], Memo] = kept(env, "pgm_memos", dict)
     found = memos.get((template, macro))
     if found is None:
         loaded = env.get_template(template)
