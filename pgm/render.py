@@ -50,14 +50,16 @@ def printed(value: object) -> str:
 def make_environment(theme_dir: Path | None = None) -> jinja2.Environment:
     """The environment for a theme folder; kept, so that watch mode and workers compile
     each template once."""
-    return _environment(theme_dir, _mtimes(theme_dir))
+    return _environment(theme_dir, _mtimes(builtin_dir("templates")) + _mtimes(theme_dir))
 
 
-def _mtimes(theme_dir: Path | None) -> tuple[float, ...]:
-    """A theme being edited gets a fresh environment (Jinja also checks file times)."""
-    if theme_dir is None or not theme_dir.is_dir():
+def _mtimes(folder: Path | None) -> tuple[tuple[str, float], ...]:
+    """A template folder being edited gets a fresh environment: the environment does
+    not look at file times itself, since a game's pages load templates many times over
+    and each look would cost a ``stat``."""
+    if folder is None or not folder.is_dir():
         return ()
-    return tuple(p.stat().st_mtime for p in sorted(theme_dir.rglob("*.html")))
+    return tuple((str(p), p.stat().st_mtime) for p in sorted(folder.rglob("*")) if p.is_file())
 
 
 class _Environment(jinja2.Environment):
@@ -71,7 +73,8 @@ class _Environment(jinja2.Environment):
 
 
 @functools.lru_cache(maxsize=8)
-def _environment(theme_dir: Path | None, _stamp: tuple[float, ...]) -> jinja2.Environment:
+def _environment(theme_dir: Path | None, _stamp: tuple[tuple[str, float], ...]
+                 ) -> jinja2.Environment:
     builtin = jinja2.FileSystemLoader(builtin_dir("templates"))
     loaders: list[jinja2.BaseLoader] = []
     if theme_dir is not None:
@@ -84,6 +87,7 @@ def _environment(theme_dir: Path | None, _stamp: tuple[float, ...]) -> jinja2.En
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,
     )
     env.globals["version"] = __version__
     env.globals["fragment"] = fragment_global(env)

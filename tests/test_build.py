@@ -294,6 +294,22 @@ def test_theme_dir_overrides_and_extends_the_builtin(tmp_path) -> None:
     assert (tmp_path / "o/static/club.css").is_file()
 
 
+def test_a_theme_edited_between_builds_of_one_process_is_used(tmp_path) -> None:
+    """``pgm watch`` builds again in the same process: an edited template is read anew
+    although the environment does not look at file times on every load."""
+    event = make_event(tmp_path / "ev", {
+        "g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes(),
+        "event.yaml": "theme_dir: theme\n",
+        "theme/turn.html": "{% extends '!default/turn.html' %}"
+                           "{% block footer %} First theme.{% endblock %}"})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    make_event(event, {"theme/turn.html": "{% extends '!default/turn.html' %}"
+                                          "{% block footer %} Second theme.{% endblock %}"})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    turn = (tmp_path / "o/g/3.html").read_text()
+    assert "Second theme." in turn and "First theme." not in turn
+
+
 def test_base_url_adds_sitemap_and_canonical_links(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {"g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
                                          .read_bytes()})
