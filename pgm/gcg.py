@@ -77,7 +77,6 @@ def split_lines(text: str) -> list[str]:
 # ---------------------------------------------------------------------------------------
 # Event lines
 
-_SCORE = re.compile(r"^[+-]?\d+$")
 _EVENT_HEAD = re.compile(r"^>(.*?):(?:\s+|$)(.*)$")
 _MARKERS = (("(challenge)", EventKind.CHALLENGE_BONUS), ("(time)", EventKind.TIME_PENALTY))
 
@@ -86,8 +85,16 @@ class _EventSyntaxError(ValueError):
     pass
 
 
+def _is_score(token: str) -> bool:
+    """A number with an optional sign (``+12``, ``-5``, ``66``): what the regular
+    expression ``[+-]?\\d+`` matches (``\\d`` is any script's decimal digit, as for
+    ``str.isdecimal``), without a regular expression, since every event line has two."""
+    digits = token[1:] if token[:1] in ("+", "-") else token
+    return digits.isdecimal()
+
+
 def _score(token: str, what: str) -> int:
-    if not _SCORE.match(token):
+    if not _is_score(token):
         raise _EventSyntaxError(f"expected {what} (a number such as +12), found {token!r}")
     return int(token)
 
@@ -97,6 +104,16 @@ def _parse_event_fields(rest: str) -> EventFields:
     tokens = rest.split()
     if not tokens:
         raise _EventSyntaxError("empty event: expected a rack, a move, a score and a total")
+    if "(" in rest:  # only then can it be one of these (most lines are plays)
+        fields = _parenthesised_event(tokens)
+        if fields is not None:
+            return fields
+    return _turn_fields(tokens)
+
+
+def _parenthesised_event(tokens: list[str]) -> EventFields | None:
+    """A challenge bonus, a time penalty or an end-of-game line: each has a token in
+    parentheses. None when the line is none of them."""
     for marker, kind in _MARKERS:
         if marker in tokens:
             at = tokens.index(marker)
@@ -107,6 +124,11 @@ def _parse_event_fields(rest: str) -> EventFields:
         return _tail(EventKind.END_RACK_POINTS, [], tokens[1:], tiles=tokens[0][1:-1])
     if len(tokens) > 1 and _parenthesised(tokens[1]):
         return _tail(EventKind.END_RACK_PENALTY, tokens[:1], tokens[2:], tiles=tokens[1][1:-1])
+    return None
+
+
+def _turn_fields(tokens: list[str]) -> EventFields:
+    """A play, a pass, an exchange or a withdrawal."""
     rack, tokens = _split_rack(tokens)
     move = tokens[0] if tokens else ""
     if move.startswith("-"):
@@ -139,7 +161,7 @@ def _split_rack(tokens: list[str]) -> tuple[list[str], list[str]]:
     first = tokens[0]
     if first.startswith("-"):
         return [], tokens
-    looks_like_play = (len(tokens) >= 4 and _SCORE.match(tokens[2]) is not None
+    looks_like_play = (len(tokens) >= 4 and _is_score(tokens[2])
                        and any(map(str.isdigit, first)))
     if looks_like_play:
         return [], tokens

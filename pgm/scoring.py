@@ -8,7 +8,7 @@ row, ``""`` for an empty square, which makes positions cheap to keep for every t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, partial
 from typing import NamedTuple
 
 from pgm.board import Layout, Placement, column_name
@@ -30,12 +30,13 @@ class PlacedTile:
     label: str
 
 
-@lru_cache(maxsize=65_536)
-def _placed_tile(index: int, size: int, label: str) -> PlacedTile:
-    """The tile ``label`` on square ``index`` of a board ``size`` wide, made once: every
-    game puts the same letters on the same squares, and a cache hit costs a fifth of
-    building the value."""
-    return PlacedTile(index // size, index % size, label)
+@cache
+def _placed_tiles(size: int) -> tuple[Memo[PlacedTile], ...]:
+    """By square index on a board ``size`` wide, the tile of each label placed there, made
+    once: every game puts the same letters on the same squares, and a list index and a
+    dict lookup cost a fraction of building the frozen value."""
+    return tuple(Memo(partial(PlacedTile, index // size, index % size))
+                 for index in range(size * size))
 
 
 class ScoredPlay(NamedTuple):
@@ -86,27 +87,21 @@ def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels:
     on_board = 0 <= row < size and 0 <= col < size
     room = (size - (col if placement.horizontal else row)) if on_board else 0
     board = list(cells)
+    tiles = _placed_tiles(size)
     placed: list[PlacedTile] = []
     squares: list[int] = []
     notation: list[str] = []
     index = row * size + col
     for label in labels[:room]:
         current = board[index]
-        if label == ".":
-            if not current:
-                raise PlacementError(f"'.' marks a played-through tile at "
-                                     f"{_square_of(index, size)}, but that square is empty")
-            notation.append(".")
-        elif current:
-            if current.upper() != label.upper():
-                raise PlacementError(f"{_square_of(index, size)} already holds {current!r}, "
-                                     f"the play has {label!r} there")
+        if current or label == ".":
+            _check_through(current, label, index, size)
             notation.append(".")
         else:
             board[index] = label
-            placed.append(_placed_tile(index, size, label))
+            placed.append(tiles[index][label])
             squares.append(index)
-            notation.append(f"[{label}]" if len(label) > 1 else label)
+            notation.append(label if len(label) == 1 else f"[{label}]")
         index += step
     if len(labels) > room:
         raise PlacementError(f"the play runs off the board at tile {room + 1} "
@@ -114,6 +109,16 @@ def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels:
     if not placed:
         raise PlacementError("the play places no new tile")
     return tuple(board), placed, squares, "".join(notation)
+
+
+def _check_through(current: str, label: str, index: int, size: int) -> None:
+    """A play goes through a tile on the board with ``.`` or that tile's letter."""
+    if not current:
+        raise PlacementError(f"'.' marks a played-through tile at "
+                             f"{_square_of(index, size)}, but that square is empty")
+    if label != "." and current.upper() != label.upper():
+        raise PlacementError(f"{_square_of(index, size)} already holds {current!r}, "
+                             f"the play has {label!r} there")
 
 
 def _square_of(index: int, size: int) -> str:

@@ -207,3 +207,14 @@ def test_an_empty_record_says_so() -> None:
     record = parse_gcg(b"", "board-1.gcg")
     assert messages(record) == [
         "1: warning: no #player1/#player2 lines and no events: the record is empty so far"]
+
+
+def test_score_tokens_are_what_the_number_pattern_matches() -> None:
+    import re
+
+    from pgm.gcg import _is_score
+
+    pattern = re.compile(r"[+-]?\d+")
+    for token in ["12", "+12", "-0", "+", "-", "", "+-1", "--1", "1+", "1_0", "١٢",
+                  "+٣", "²", "½", "12a", " 1", "1.5"]:
+        assert _is_score(token) == bool(pattern.fullmatch(token)), token
