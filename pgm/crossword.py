@@ -96,6 +96,8 @@ class _Replay:
     steps: list[Step] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        self.players = max(len(self.record.players), 1)
+        """How many seats the game has (at least one)."""
         self.start_state = self.start()
         """Kept for a withdrawal of the very first play, which returns to it."""
         self.tally = TileTally(self.rules.distribution)
@@ -103,10 +105,6 @@ class _Replay:
         """The seats of each nickname (two players may share one)."""
         for seat, player in enumerate(self.record.players):
             self.seats.setdefault(player.nick, []).append(seat)
-
-    @property
-    def players(self) -> int:
-        return max(len(self.record.players), 1)
 
     def start(self) -> State:
         n = self.players
@@ -214,8 +212,9 @@ class _Replay:
                                         "(expected e.g. 8D across or D8 down)")
             raise _StopReplay
         scored = self._place(event, before, placement)
-        self._check_play(move, scored)
-        self.tally.add(scored.placed)
+        played = [RACK_LABELS[t.label] for t in scored.placed]
+        self._check_play(move, scored, played)
+        self.tally.add(played)
         drawn = min(len(scored.placed), before.bag)
         sizes = list(before.rack_sizes)
         sizes[player] += drawn - len(scored.placed)
@@ -237,7 +236,8 @@ class _Replay:
             self.sink.error(event.line, f"cannot place {event.position} {event.word}: {exc}")
             raise _StopReplay from None
 
-    def _check_play(self, move: _Move, scored: ScoredPlay) -> None:
+    def _check_play(self, move: _Move, scored: ScoredPlay, played: list[str]) -> None:
+        """Warnings about a play placed on the board; ``played`` are its rack labels."""
         event = move.event
         line = event.line
         for warning in scored.warnings:
@@ -251,7 +251,6 @@ class _Replay:
         elif not first_play and not scored.touches:
             self.sink.warning(line, f"{event.position} {event.word} does not touch any tile "
                                     "on the board")
-        played = [RACK_LABELS[t.label] for t in scored.placed]
         self._check_subset(line, played, move.rack, "played tiles")
         self._check_supply(line, move.rack)
 
@@ -303,7 +302,7 @@ class _Replay:
                                           f"a play by {event.nick}; the board is left as it is")
             return move.step(move.same_board())
         self.steps[-1] = phoney._replace(withdrawn=True)
-        self.tally.remove(phoney.placed)
+        self.tally.remove([RACK_LABELS[t.label] for t in phoney.placed])
         if event.score != -phoney.event.score:
             self.sink.warning(event.line, f"withdrawal takes back {event.score:+d}, but the "
                                           f"play scored {phoney.event.score:+d}")

@@ -13,6 +13,7 @@ from collections import Counter
 from pgm.crossword_rules import Rules
 from pgm.crossword_state import Rack, Racks, Step
 from pgm.gcg import EventKind, GcgRecord
+from pgm.scoring import PlacedTile
 from pgm.tiles import BLANK, UNKNOWN, TileError, rack_label
 
 # Sets of kinds, because naming a kind (``EventKind.PLAY``) is slow on Python 3.11 and
@@ -21,6 +22,7 @@ _GAME_END = frozenset({EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY})
 _MADE_FROM_RACK = frozenset({EventKind.PLAY, EventKind.PASS, EventKind.EXCHANGE,
                              EventKind.CHALLENGE_BONUS})
 """Events whose rack, when known, is what the player held before them."""
+_WITHDRAWAL = EventKind.WITHDRAWAL
 
 
 def known_racks(record: GcgRecord, rules: Rules, steps: list[Step]) -> tuple[list[Racks], Racks]:
@@ -34,7 +36,13 @@ def known_racks(record: GcgRecord, rules: Rules, steps: list[Step]) -> tuple[lis
             if seat < seats:
                 held[seat] = _split(rules, rack)
         after[index] = tuple(held)
-        _step_back(step, held)
+        # Back to the racks before the step: the rack its move was made from, if known.
+        if step.rack is not None:
+            kind = step.event.kind
+            if kind in _MADE_FROM_RACK:
+                held[step.player] = step.rack
+            elif kind is _WITHDRAWAL:
+                held[step.player] = _before_withdrawal(step.rack, step.removed)
     for seat, rack, _line in record.initial_racks:
         if seat < seats:
             held[seat] = _split(rules, rack)
@@ -61,17 +69,11 @@ def _final_racks(record: GcgRecord, rules: Rules, steps: list[Step], seats: int)
     return held
 
 
-def _step_back(step: Step, held: list[Rack]) -> None:
-    """Update ``held`` from the racks after ``step`` to the racks before it."""
-    kind = step.event.kind
-    if kind in _MADE_FROM_RACK:
-        if step.rack is not None:
-            held[step.player] = step.rack
-    elif kind is EventKind.WITHDRAWAL and step.rack is not None:
-        # Between a phoney and its withdrawal the player holds the rack less the tiles
-        # that sit on the board.
-        leave = Counter(step.rack) - Counter(rack_label(t.label) for t in step.removed)
-        held[step.player] = tuple(sorted(leave.elements()))
+def _before_withdrawal(rack: tuple[str, ...], removed: tuple[PlacedTile, ...]) -> Rack:
+    """Between a phoney and its withdrawal the player holds the withdrawal's rack less the
+    tiles that sit on the board."""
+    leave = Counter(rack) - Counter(rack_label(t.label) for t in removed)
+    return tuple(sorted(leave.elements()))
 
 
 def _split(rules: Rules, rack: str) -> Rack:

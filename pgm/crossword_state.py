@@ -18,7 +18,7 @@ from pgm.crossword_model import Position, Turn
 from pgm.gcg import Event
 from pgm.gcg_model import frozen_instance
 from pgm.scoring import Cells, PlacedTile
-from pgm.tiles import RACK_LABELS, UNKNOWN, Distribution
+from pgm.tiles import UNKNOWN, Distribution
 
 Rack = tuple[str, ...] | None
 Racks = tuple[Rack, ...]
@@ -84,27 +84,27 @@ class TileTally:
         self.on_board = 0
         """How many tiles are on the board."""
 
-    def add(self, placed: tuple[PlacedTile, ...]) -> None:
+    def add(self, labels: list[str]) -> None:
+        """Count tiles put on the board, by rack label."""
         spare = self.spare
-        for tile in placed:
-            label = RACK_LABELS[tile.label]
+        for label in labels:
             spare[label] -= 1
             if spare[label] == 0:
                 self.gone.add(label)
             elif spare[label] == -1:
                 self.short += 1
-        self.on_board += len(placed)
+        self.on_board += len(labels)
 
-    def remove(self, placed: tuple[PlacedTile, ...]) -> None:
+    def remove(self, labels: list[str]) -> None:
+        """Count tiles taken back from the board, by rack label."""
         spare = self.spare
-        for tile in placed:
-            label = RACK_LABELS[tile.label]
+        for label in labels:
             spare[label] += 1
             if spare[label] == 1:
                 self.gone.discard(label)
             elif spare[label] == 0:
                 self.short -= 1
-        self.on_board -= len(placed)
+        self.on_board -= len(labels)
 
     def excess(self, rack: Rack) -> list[str]:
         """Messages for each tile the board and ``rack`` hold more of than the set has."""
@@ -125,10 +125,11 @@ class TileTally:
         codec checks them.)"""
         if self.short or not self.gone.isdisjoint(known):
             return False
-        if len(set(known)) == len(known):
+        distinct = set(known)
+        if len(distinct) == len(known):
             return True
         spare = self.spare
-        for tile in known:
+        for tile in distinct:
             count = known.count(tile)
             if count > 1 and spare[tile] < count:
                 return False
