@@ -17,7 +17,6 @@ from pgm.crossword_view import (
     Orientation,
     score_chart,
     score_sheet,
-    sheet_items,
 )
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
@@ -49,10 +48,8 @@ def render_crossword_game(env: jinja2.Environment, entry: GameEntry, game: Cross
     orientation = Orientation(game.rules.orientation == "lettered-rows")
     base = dict(common, game=entry, sheet=sheet, spoiler_free=common["event"].spoiler_free,
                 board_caption_id="board-caption")
-    sheet_rows = sheet_items(env, sheet).page(None)
     boards = board_renderer(env)
-    yield "index.html", _game_page(env, entry, game, dict(base, sheet_rows=sheet_rows),
-                                   orientation, allow_html, boards)
+    yield "index.html", _game_page(env, entry, game, base, orientation, allow_html, boards)
     yield from TurnPages(env, game, base, sheet, boards, by_line).pages()
     yield RECORD_NAME, record
     report = game_json(entry, game)

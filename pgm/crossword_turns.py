@@ -30,7 +30,7 @@ from pgm.diagnostics import Diagnostic
 from pgm.fragments import kept, memo
 from pgm.markdown import render_markdown
 from pgm.page_parts import navigation
-from pgm.page_plan import PagePlan, PlannedItems
+from pgm.page_plan import Holes, PagePlan
 from pgm.render import printed
 
 
@@ -38,6 +38,36 @@ from pgm.render import printed
 class NoteView:
     kind: str
     html: str
+
+
+class TurnList:
+    """The list of every turn on each turn page: items are made once per game and only
+    the current one differs from page to page. An item is ``turn_item`` filled in from
+    a plan (one for the current item, one for the others) when the macro only prints
+    the row's number, word and score."""
+
+    _FIELDS = ("number", "word", "score")
+
+    def __init__(self, env: jinja2.Environment, sheet: tuple[SheetRow, ...]) -> None:
+        macro = self._macro = env.get_template("partials/fragments.html").module.turn_item  # type: ignore[attr-defined]
+        plans: dict[bool, PagePlan | None] = kept(env, "pgm_turn_item_plans", dict)
+        for current in (False, True):
+            if current not in plans:
+                plans[current] = PagePlan.of(
+                    lambda markers, now=current: macro(Holes(markers), now), self._FIELDS)
+        self._plans = plans
+        self._sheet = sheet
+        self._items = [self._item(row, False) for row in sheet]
+
+    def for_turn(self, number: int) -> Markup:
+        current = self._item(self._sheet[number - 1], True)
+        return Markup("".join(self._items[:number - 1] + [current] + self._items[number:]))
+
+    def _item(self, row: SheetRow, current: bool) -> str:
+        plan = self._plans[current]
+        if plan is None:
+            return str(self._macro(row, current))
+        return plan.fill({"number": row.number, "word": row.word, "score": row.score})
 
 
 class _UnseenTiles:
@@ -69,7 +99,7 @@ class TurnPages:
                                   Orientation(game.rules.orientation == "lettered-rows"))
         self._by_line = diagnostics_by_line
         self._unseen = TurnUnseen(game)
-        self._turn_list = PlannedItems(env, "turn_item", sheet, ("number", "word", "score"))
+        self._turn_list = TurnList(env, sheet)
         self._parts = env.get_template("partials/turn_parts.html").module
         self._problems = env.get_template("partials/problems.html")
         self._head_links = memo(env, "partials/turn_parts.html", "head_links")
@@ -113,7 +143,7 @@ class TurnPages:
                 (unseen.total, unseen.vowels, unseen.consonants, unseen.blanks, unseen.bag),
                 unseen),
             unseen_tiles=Markup("".join(map(self._unseen_tile, unseen.tiles))),
-            cgp=game.cgp(index), turn_list=self._turn_list.page(number),
+            cgp=game.cgp(index), turn_list=self._turn_list.for_turn(number),
         )
         values.update(self._boards.board(index, turn))
         return values

@@ -27,7 +27,7 @@ from pgm.crossword_model import (
 from pgm.diagnostics import Diagnostic
 from pgm.fragments import memo
 from pgm.gcg import Event, EventKind
-from pgm.page_plan import PagePlan, PlannedItems
+from pgm.page_plan import PagePlan
 from pgm.scoring import square_name
 from pgm.tiles import BLANK, Distribution, is_blank, rack_label
 
@@ -449,14 +449,6 @@ class SheetRow:
     noted: bool
     flagged: bool
     summary: str
-
-
-def sheet_items(env: jinja2.Environment, sheet: tuple[SheetRow, ...]) -> PlannedItems:
-    """The rows of ``partials/sheet.html``, each the ``sheet_row`` macro planned per
-    shape: whether the row is current, noted, flagged."""
-    return PlannedItems(env, "sheet_row", sheet, ("number", "player", "rack", "position",
-                                                  "word", "score", "cumulative", "kind",
-                                                  "summary"), ("noted", "flagged"))
 
 
 def score_sheet(game: CrosswordGame, diagnostics_by_line: dict[int, list[Diagnostic]]

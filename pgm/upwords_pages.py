@@ -17,7 +17,6 @@ from typing import Any
 import jinja2
 
 from pgm.crossword_turns import NoteView
-from pgm.crossword_view import sheet_items
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.markdown import render_markdown
@@ -46,19 +45,15 @@ def render_upwords_game(env: jinja2.Environment, entry: GameEntry, game: Upwords
     for diagnostic in game.diagnostics:
         by_line[diagnostic.line].append(diagnostic)
     allow_html = common["event"].allow_html
-    sheet = score_sheet(game, by_line)
-    rows = sheet_items(env, sheet)
-    base = dict(common, game=entry, sheet=sheet,
+    base = dict(common, game=entry, sheet=score_sheet(game, by_line),
                 spoiler_free=common["event"].spoiler_free, record_name=RECORD_NAME,
                 board_caption_id="board-caption")
     report = game_json(entry, game)
-    yield "index.html", _overview(env, game, dict(base, sheet_rows=rows.page(None)),
-                                  allow_html)
+    yield "index.html", _overview(env, game, base, allow_html)
     template = env.get_template("upwords_turn.html")
     for index in range(len(game.turns)):
         yield f"{game.turns[index].number}.html", template.render(
-            _turn_context(entry, game, index, base, allow_html, by_line),
-            sheet_rows=rows.page(game.turns[index].number))
+            _turn_context(entry, game, index, base, allow_html, by_line))
     yield RECORD_NAME, record
     yield "game.json", game_json_text(report)
     yield "moves.csv", moves_csv(report)

@@ -12,7 +12,6 @@ from markupsafe import Markup
 from sitehelpers import make_event
 
 import pgm.page_plan
-import pgm.render
 from pgm.build import BuildOptions, build
 from pgm.render import make_environment, printed
 
@@ -29,11 +28,10 @@ def test_planned_pages_equal_full_renders_for_every_corpus_record(tmp_path, monk
                                          for p in RECORDS})
     build(BuildOptions(event, tmp_path / "planned", jobs=1))
     made = []
-    pgm.render._environment.cache_clear()  # plans made so far are kept with it
-    monkeypatch.setattr(pgm.page_plan.PagePlan, "of",
-                        classmethod(lambda cls, *args, **kw: made.append(args) and None))
+    monkeypatch.setattr(pgm.page_plan.PagePlan, "make",
+                        classmethod(lambda cls, *args: made.append(args) and None))
     build(BuildOptions(event, tmp_path / "rendered", jobs=1))
-    assert len(made) > 60  # pages, rows and items asked for plans and got none
+    assert len(made) > 60  # every game with turns asked for a plan and got none
     planned, rendered = site_files(tmp_path / "planned"), site_files(tmp_path / "rendered")
     assert planned.keys() == rendered.keys()
     different = [name for name in planned if planned[name] != rendered[name]]
@@ -106,24 +104,6 @@ def test_a_theme_turn_item_that_shows_more_of_the_row_is_rendered_per_item(tmp_p
     page = (tmp_path / "o/g/2.html").read_text(encoding="utf-8")
     items = re.findall(r"<li>(\d+) ([^<]*)</li>", page.split('class="turn-list"')[1])
     assert items[:2] == [("1", "andy"), ("2", "cesar")]
-
-
-def test_a_theme_sheet_row_that_filters_a_value_is_rendered_per_row(tmp_path) -> None:
-    """sheet_row is planned per shape with holes for what it prints; a theme's row that
-    filters one of them gets the macro called for every row instead."""
-    fragments = (ROOT / "templates/partials/fragments.html").read_text(encoding="utf-8")
-    start = fragments.index("{% macro sheet_row(")
-    end = fragments.index("{% endmacro %}", start) + len("{% endmacro %}")
-    themed = fragments[:start] + ('{% macro sheet_row(r, current) %}<tr><td>{{ r.number }} '
-                                  '{{ r.player|upper }}</td></tr>{% endmacro %}') + fragments[end:]
-    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
-    event = make_event(tmp_path / "ev", {
-        "g.gcg": record, "event.yaml": "theme_dir: theme\n",
-        "theme/partials/fragments.html": themed})
-    assert not build(BuildOptions(event, tmp_path / "o", jobs=1)).errors
-    page = (tmp_path / "o/g/index.html").read_text(encoding="utf-8")
-    assert re.findall(r"<tr><td>(\d+) ([^<]*)</td></tr>", page)[:2] == [("1", "ANDY"),
-                                                                       ("2", "CESAR")]
 
 
 @pytest.mark.parametrize("value", [0, -5, 10**20, True, 1.5, None, "", "a<b & 'c'",
