@@ -183,3 +183,17 @@ def test_a_sixth_tile_stops_the_game_with_the_error_on_its_last_page(tmp_path) -
     last = (folder / "5.html").read_text()
     assert "would make a stack of 6" in last
     assert stacks(last)["E5"][0] == "E5: E, height 5, just played"
+
+
+@pytest.mark.parametrize("number", [1, 9, 19])
+def test_the_turn_page_sheet_marks_its_own_turn_only(site, number) -> None:
+    page = (site / SLUG / f"{number}.html").read_text(encoding="utf-8")
+    sheet = page.split('<table class="sheet">', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r'<tr class="([^"]*)"><td><a href="(\d+)\.html"( aria-current="page")?',
+                      sheet)
+    assert [int(n) for _, n, _ in rows] == list(range(1, 20))
+    marked = [(int(n), "current" in classes.split(), bool(aria)) for classes, n, aria in rows
+              if "current" in classes.split() or aria]
+    assert marked == [(number, True, True)]
+    overview = (site / SLUG / "index.html").read_text(encoding="utf-8")
+    assert "aria-current" not in overview.split('<table class="sheet">', 1)[1]
