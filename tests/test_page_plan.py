@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import jinja2
 import pytest
 from conftest import CORPUS, ROOT
 from markupsafe import Markup
@@ -108,8 +109,37 @@ def test_a_theme_turn_item_that_shows_more_of_the_row_is_rendered_per_item(tmp_p
     assert items[:2] == [("1", "andy"), ("2", "cesar")]
 
 
-@pytest.mark.parametrize("value", [0, -5, 10**20, True, 1.5, None, "", "a<b & 'c'",
-                                   "x\u202ey", Markup("<b>kept</b>")])
-def test_a_plan_prints_values_as_the_template_would(value) -> None:
-    template = make_environment(None).from_string("{{ v }}")
-    assert printed(value) == template.render(v=value)
+class _Html:
+    def __html__(self) -> str:
+        return "<i>own markup</i>"
+
+
+PRINTED_VALUES = [0, -5, 10**20, True, 1.5, None, "", "plain words", "a<b & 'c'", 'say "x"', "it's",
+                  "x\u202ey", "caf\u00e9 \u2066<z>", Markup("<b>kept</b>"), _Html(),
+                  ("a", "<b>")]
+STOCK = jinja2.Environment(autoescape=True, finalize=pgm.render._without_bidi_controls,
+                           undefined=jinja2.StrictUndefined)
+"""Jinja as it comes: pgm's environment compiles printing to one call, and must print
+exactly what this one prints."""
+
+
+@pytest.mark.parametrize("value", PRINTED_VALUES)
+def test_a_plan_prints_values_as_jinja_would(value) -> None:
+    assert printed(value) == STOCK.from_string("{{ v }}").render(v=value)
+
+
+@pytest.mark.parametrize("source", [
+    "{{ v }}", "[{{ v }}|{{ v|string }}]", "{{ v if v else 'nothing' }}",
+    "{% macro m(x) %}<{{ x }}>{% endmacro %}{{ m(v) }}{{ m(v)|length }}",
+    "{% set s %}{{ v }}{% endset %}{{ s }}{{ s|length }}",
+    "{% autoescape false %}{{ v }}{% endautoescape %}{{ v }}",
+    "{% for x in [v, v] %}{{ loop.index }}{{ x }}{% endfor %}"])
+@pytest.mark.parametrize("value", PRINTED_VALUES)
+def test_templates_print_values_as_jinja_would(source, value) -> None:
+    ours = make_environment(None).from_string(source).render(v=value)
+    assert ours == STOCK.from_string(source).render(v=value)
+
+
+def test_an_undefined_value_still_fails_loudly() -> None:
+    with pytest.raises(jinja2.UndefinedError, match="'nope' is undefined"):
+        make_environment(None).from_string("{{ nope }}").render()
