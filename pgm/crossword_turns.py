@@ -71,17 +71,23 @@ class TurnList:
 
 
 class _UnseenTiles:
-    """The ``unseen_tile`` fragment of a (label, count) pair: some thirty per page, so
-    they are looked up in a dict of their own rather than through a general memo."""
+    """The ``unseen_tile`` fragments of a page's (label, count) pairs: some thirty per
+    page, looked up all at once in a dict of their own; only pairs not seen before go
+    through the macro."""
 
     def __init__(self, env: jinja2.Environment) -> None:
         self._macro = env.get_template("partials/fragments.html").module.unseen_tile  # type: ignore[attr-defined]
         self._html: dict[tuple[str, int], str] = {}
 
-    def __call__(self, tile: tuple[str, int]) -> str:
-        html = self._html.get(tile)
-        if html is None:
-            html = self._html[tile] = str(self._macro(*tile))
+    def __call__(self, tiles: tuple[tuple[str, int], ...]) -> Markup:
+        pieces = list(map(self._html.get, tiles))
+        if None in pieces:
+            pieces = [piece if piece is not None else self._new(tile)
+                      for piece, tile in zip(pieces, tiles, strict=True)]
+        return Markup("".join(pieces))  # type: ignore[arg-type]
+
+    def _new(self, tile: tuple[str, int]) -> str:
+        html = self._html[tile] = str(self._macro(*tile))
         return html
 
 
@@ -107,7 +113,7 @@ class TurnPages:
         self._navigations: dict[tuple[int, int], tuple[Markup, Markup]] = \
             kept(env, "pgm_turn_navigation", dict)
         self._unseen_counts = memo(env, "partials/turn_parts.html", "unseen_counts")
-        self._unseen_tile = kept(env, "pgm_unseen_tiles", lambda: _UnseenTiles(env))
+        self._unseen_tiles = kept(env, "pgm_unseen_tiles", lambda: _UnseenTiles(env))
         self._label = printed(context["game"].label)
 
     def pages(self) -> Iterator[tuple[str, str]]:
@@ -142,7 +148,7 @@ class TurnPages:
             unseen_counts=self._unseen_counts.keyed(
                 (unseen.total, unseen.vowels, unseen.consonants, unseen.blanks, unseen.bag),
                 unseen),
-            unseen_tiles=Markup("".join(map(self._unseen_tile, unseen.tiles))),
+            unseen_tiles=self._unseen_tiles(unseen.tiles),
             cgp=game.cgp(index), turn_list=self._turn_list.for_turn(number),
         )
         values.update(self._boards.board(index, turn))
