@@ -198,7 +198,8 @@ class _Reader(PragmaReader):
                 self.pragma(number, line)
             elif line[0] == ">":
                 self.open_note = False
-                self._warn_rack_before_event()
+                if self.events and self.events[-1].racks_after:
+                    self._warn_rack_before_event()
                 self._event(number, line)
             elif self.open_note:
                 self.continue_note(line)
@@ -209,8 +210,7 @@ class _Reader(PragmaReader):
     def _warn_rack_before_event(self) -> None:
         """``#rackN`` gives racks at the end of a game in progress; events after it mean
         the record went on, so the rack is probably stale."""
-        racks = self.events[-1].racks_after if self.events else ()
-        for _seat, _rack, line in racks:
+        for _seat, _rack, line in self.events[-1].racks_after:
             if not any(e.line > line for e in self.events):
                 self.sink.warning(line, "a #rack line is followed by more events; #rack1/#rack2 "
                                         "normally end the record of a game in progress")
