@@ -31,7 +31,7 @@ from pgm.fragments import kept, memo
 from pgm.markdown import render_markdown
 from pgm.page_parts import navigation
 from pgm.page_plan import Holes, PagePlan
-from pgm.render import printed
+from pgm.render import markup, printed
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class TurnList:
 
     def for_turn(self, number: int) -> Markup:
         current = self._item(self._sheet[number - 1], True)
-        return Markup("".join(self._items[:number - 1] + [current] + self._items[number:]))
+        return markup("".join(self._items[:number - 1] + [current] + self._items[number:]))
 
     def _item(self, row: SheetRow, current: bool) -> str:
         plan = self._plans[current]
@@ -84,7 +84,7 @@ class _UnseenTiles:
         if None in pieces:
             pieces = [piece if piece is not None else self._new(tile)
                       for piece, tile in zip(pieces, tiles, strict=True)]
-        return Markup("".join(pieces))  # type: ignore[arg-type]
+        return markup("".join(pieces))  # type: ignore[arg-type]
 
     def _new(self, tile: tuple[str, int]) -> str:
         html = self._html[tile] = str(self._macro(*tile))
@@ -137,8 +137,8 @@ class TurnPages:
         unseen = self._unseen.view(index)
         values = dict(
             title=self._title(number, move_html),
-            number=number, move_text=Markup(move_html),
-            board_caption=Markup(f"Board after turn {number}: {move_html}"),
+            number=number, move_text=markup(move_html),
+            board_caption=markup(f"Board after turn {number}: {move_html}"),
             head_links=head_links, nav_html=nav_html,
             move_details=self._parts.move_details(
                 "".join(turn.rack) if turn.rack else turn.event.rack, turn.words),
@@ -168,8 +168,8 @@ class TurnPages:
         """The page title, written with entities so that a page of plain letters stays
         one byte per character in memory and is written without re-encoding."""
         if self._context["spoiler_free"] and number == 1:
-            return Markup(f"{self._label} &middot; turn {number}")
-        return Markup(f"Turn {number}: {move_html} &middot; {self._label}")
+            return markup(f"{self._label} &middot; turn {number}")
+        return markup(f"Turn {number}: {move_html} &middot; {self._label}")
 
     def _notes(self, index: int) -> str:
         notes = self._game.turns[index].event.notes

@@ -28,6 +28,7 @@ from pgm.diagnostics import Diagnostic
 from pgm.fragments import memo
 from pgm.gcg import Event, EventKind
 from pgm.page_plan import PagePlan
+from pgm.render import markup
 from pgm.scoring import square_name
 from pgm.tiles import BLANK, Distribution, is_blank, rack_label
 
@@ -159,7 +160,7 @@ class BoardRenderer:
     @staticmethod
     def frame(size: int, head: Markup, rows: list[Markup]) -> dict[str, Any]:
         """The values ``partials/board.html`` prints, around rendered ``rows``."""
-        return {"board_size": size, "board_head": head, "board_rows": Markup("".join(rows))}
+        return {"board_size": size, "board_head": head, "board_rows": markup("".join(rows))}
 
     def head(self, size: int, orientation: Orientation) -> Markup:
         """The column headers of a board of ``size``."""
@@ -214,7 +215,7 @@ class BoardRenderer:
         plan = shape.row_plans[r]
         if plan is None:  # a theme's row macro does more with its squares than print them
             return Markup(self._row_macro(header, squares))
-        return Markup(plan.fill({"squares": squares}))
+        return markup(plan.fill({"squares": squares}))
 
 
 def _square(shape: _Shape, r: int, c: int, label: str, new: bool) -> Square:
