@@ -16,7 +16,6 @@ from typing import NamedTuple
 
 from pgm.crossword_model import Position, Turn
 from pgm.gcg import Event
-from pgm.gcg_model import frozen_instance
 from pgm.scoring import Cells, PlacedTile
 from pgm.tiles import UNKNOWN, Distribution
 
@@ -37,11 +36,8 @@ class State(NamedTuple):
     last_move: str = ""
 
     def position(self, racks: Racks) -> Position:
-        return frozen_instance(Position, {
-            "cells": self.cells, "scores": self.scores, "to_move": self.to_move,
-            "scoreless_turns": self.scoreless_turns, "bag": self.bag,
-            "rack_sizes": self.rack_sizes, "game_over": self.game_over, "racks": racks,
-            "last_move": self.last_move})
+        return Position(self.cells, self.scores, self.to_move, self.scoreless_turns, self.bag,
+                        self.rack_sizes, self.game_over, racks, self.last_move)
 
 
 class Step(NamedTuple):
@@ -59,12 +55,9 @@ class Step(NamedTuple):
     withdrawn: bool = False
 
     def turn(self, racks: Racks) -> Turn:
-        return frozen_instance(Turn, {
-            "number": self.number, "event": self.event, "player": self.player,
-            "position": self.state.position(racks), "placed": self.placed,
-            "removed": self.removed, "words": self.words,
-            "computed_score": self.computed_score, "rack": self.rack,
-            "withdrawn": self.withdrawn})
+        return Turn(self.number, self.event, self.player, self.state.position(racks),
+                    self.placed, self.removed, self.words, self.computed_score, self.rack,
+                    self.withdrawn)
 
 
 class TileTally:

@@ -7,27 +7,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 from pgm.diagnostics import Diagnostic
-
-_T = TypeVar("_T")
-
-
-def frozen_instance(cls: type[_T], values: dict[str, Any]) -> _T:
-    """An instance of the frozen dataclass ``cls`` whose attributes are ``values``: every
-    field, in the class's order (tests compare each caller with the class's ``__init__``).
-
-    For the values made once per event of every game (``Event``, ``Turn``, ``Position``):
-    a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``,
-    which makes it twice as slow as handing over the filled ``__dict__`` (an ``Event``:
-    about 2.2 µs against 1.0). Only for classes without ``__post_init__`` or slots, and
-    ``values`` must hold the defaults too. The instance stays frozen and compares,
-    hashes and prints as one built by ``__init__``.
-    """
-    instance = object.__new__(cls)
-    object.__setattr__(instance, "__dict__", values)
-    return instance
 
 
 class EventKind(str, enum.Enum):

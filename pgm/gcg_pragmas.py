@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pgm.diagnostics import DiagnosticSink
-from pgm.gcg_model import Event, EventKind, Note, Player, frozen_instance
+from pgm.gcg_model import Event, EventKind, Note, Player
 
 _PRAGMA = re.compile(r"^#(\S*)\s*(.*)$", re.DOTALL)
 _PLAYER_PRAGMA = re.compile(r"^player(\d+)$")
@@ -48,12 +48,9 @@ class OpenEvent:
 
     def event(self) -> Event:
         f = self.fields
-        return frozen_instance(Event, {
-            "line": self.line, "kind": f.kind, "nick": self.nick, "rack": f.rack,
-            "score": f.score, "cumulative": f.cumulative, "position": f.position,
-            "word": f.word, "tiles": f.tiles, "exchange_count": f.exchange_count,
-            "extra": f.extra, "notes": tuple(self.notes),
-            "racks_after": tuple(self.racks_after), "text": self.text})
+        return Event(self.line, f.kind, self.nick, f.rack, f.score, f.cumulative, f.position,
+                     f.word, f.tiles, f.exchange_count, f.extra, tuple(self.notes),
+                     tuple(self.racks_after), self.text)
 
 
 @dataclass
