@@ -81,6 +81,8 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=None,
                         help="folder for the event and the site (default: the temp folder)")
     args = parser.parse_args()
+    if args.dir is not None:
+        args.dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pgm-bench-", dir=args.dir) as temp:
         event, out = Path(temp) / "event", Path(temp) / "site"
         records = generate_event(event, args.games)
