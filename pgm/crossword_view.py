@@ -468,15 +468,29 @@ def sheet_row(turn: Any, name: str, play_word: str, summary: str,
     """One score-sheet row of a GCG event (crossword or Upwords turn): ``play_word`` is
     shown for plays, a short word for the other events."""
     event = turn.event
-    word = play_word if event.kind is EventKind.PLAY else {
-        EventKind.PASS: "pass", EventKind.EXCHANGE: f"exch. {event.tiles or event.exchange_count}",
-        EventKind.WITHDRAWAL: "withdrawn", EventKind.CHALLENGE_BONUS: "challenge bonus",
-        EventKind.END_RACK_POINTS: f"({event.tiles})",
-        EventKind.END_RACK_PENALTY: f"({event.tiles})", EventKind.TIME_PENALTY: "time",
-    }.get(event.kind, "")
-    return SheetRow(turn.number, name, event.rack, event.position.upper(), word,
+    return SheetRow(turn.number, name, event.rack, event.position.upper(),
+                    _sheet_word(event, play_word),
                     f"{event.score:+d}", turn.position.scores[turn.player], event.kind.value,
                     bool(event.notes), bool(diagnostics_by_line.get(event.line)), summary)
+
+
+def _sheet_word(event: Event, play_word: str) -> str:
+    kind = event.kind
+    if kind is _PLAY:
+        return play_word
+    if kind is _EXCHANGE:
+        return f"exch. {event.tiles or event.exchange_count}"
+    if kind in _END_RACK:
+        return f"({event.tiles})"
+    return _SHEET_WORDS.get(kind, "")
+
+
+_PLAY, _EXCHANGE = EventKind.PLAY, EventKind.EXCHANGE
+_END_RACK = frozenset((EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY))
+_SHEET_WORDS = {EventKind.PASS: "pass", EventKind.WITHDRAWAL: "withdrawn",
+                EventKind.CHALLENGE_BONUS: "challenge bonus", EventKind.TIME_PENALTY: "time"}
+"""The sheet's word for the other events. Enum members are looked up once: naming them
+costs an attribute lookup each time, and every turn of every game comes through here."""
 
 
 @dataclass(frozen=True)
