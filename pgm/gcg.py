@@ -211,9 +211,8 @@ class _Reader(PragmaReader):
         """``#rackN`` gives racks at the end of a game in progress; events after it mean
         the record went on, so the rack is probably stale."""
         for _seat, _rack, line in self.events[-1].racks_after:
-            if not any(e.line > line for e in self.events):
-                self.sink.warning(line, "a #rack line is followed by more events; #rack1/#rack2 "
-                                        "normally end the record of a game in progress")
+            self.sink.warning(line, "a #rack line is followed by more events; #rack1/#rack2 "
+                                    "normally end the record of a game in progress")
 
     def _event(self, number: int, line: str) -> None:
         head = _EVENT_HEAD.match(line)

@@ -218,3 +218,12 @@ def test_score_tokens_are_what_the_number_pattern_matches() -> None:
     for token in ["12", "+12", "-0", "+", "-", "", "+-1", "--1", "1+", "1_0", "١٢",
                   "+٣", "²", "½", "12a", " 1", "1.5"]:
         assert _is_score(token) == bool(pattern.fullmatch(token)), token
+
+
+def test_a_rack_line_followed_by_more_events_is_warned_about_once() -> None:
+    stale = parse(BASIC.replace(">Bob:", "#rack1 EIOU\n>Bob:"))
+    warnings = [m for m in messages(stale) if "followed by more events" in m]
+    assert warnings == ["4: warning: a #rack line is followed by more events; #rack1/#rack2 "
+                        "normally end the record of a game in progress"]
+    closing = parse(BASIC + "#rack1 AB\n#rack2 CD\n")
+    assert not [m for m in messages(closing) if "followed by more events" in m]
