@@ -10,7 +10,7 @@ rendered once.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +30,7 @@ from pgm.diagnostics import Diagnostic
 from pgm.fragments import kept, memo
 from pgm.markdown import render_markdown
 from pgm.page_parts import navigation
-from pgm.page_plan import Holes, PagePlan
+from pgm.page_plan import GameHoles, Holes, PagePlan, shared_key
 from pgm.render import markup, printed
 
 
@@ -91,6 +91,11 @@ class _UnseenTiles:
         return html
 
 
+_SHARED_PLANS = 32
+"""Turn-page plans kept per environment: one per event configuration and game shape, so
+a watch session whose configuration is edited keeps no more than this."""
+
+
 class TurnPages:
     """Renders the turn pages of one game; ``context`` holds what every page shares."""
 
@@ -115,6 +120,10 @@ class TurnPages:
         self._unseen_counts = memo(env, "partials/turn_parts.html", "unseen_counts")
         self._unseen_tiles = kept(env, "pgm_unseen_tiles", lambda: _UnseenTiles(env))
         self._label = printed(context["game"].label)
+        game_entry = context["game"]
+        self._game_values = {"root": context["root"], "total": len(game.turns), "sheet": sheet,
+                             "game_label": game_entry.label, "game_updated": game_entry.updated}
+        """What the plan shared by many games leaves for each game to fill in."""
 
     def pages(self) -> Iterator[tuple[str, str]]:
         """(file name, page) for every turn."""
@@ -122,10 +131,30 @@ class TurnPages:
         plan = None
         for index, turn in enumerate(self._game.turns):
             values = self.values(index)
+            values.update(self._game_values)
             if index == 0:
-                plan = PagePlan.make(template, self._context, values)
+                plan = self._plan(template, values)
             page = plan.fill(values) if plan else template.render(self._context, **values)
             yield f"{turn.number}.html", page
+
+    def _plan(self, template: jinja2.Template, values: dict[str, Any]) -> PagePlan | None:
+        """The plan of every game of the event that has this one's shape (live or not),
+        with holes for what differs from game to game too; this game's own plan when the
+        template does more with a game's values than print them."""
+        key = shared_key(self._context, self._game_values.keys() | {"game"})
+        if key is None:
+            return PagePlan.make(template, self._context, values)
+        plans: dict[Hashable, PagePlan | None] = kept(self._env, "pgm_turn_page_plans", dict)
+        live = self._context["game"].live
+        plan_key = (template, live, key)
+        if plan_key not in plans:
+            if len(plans) >= _SHARED_PLANS:
+                plans.clear()
+            plans[plan_key] = PagePlan.of(
+                lambda markers: template.render(self._context, **markers, game=GameHoles(
+                    {"label": markers["game_label"], "updated": markers["game_updated"],
+                     "live": live})), values)
+        return plans[plan_key] or PagePlan.make(template, self._context, values)
 
     def values(self, index: int) -> dict[str, Any]:
         """What turn.html prints that changes from turn to turn."""

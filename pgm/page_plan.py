@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any, NoReturn
 
 import jinja2
@@ -59,6 +59,34 @@ class Holes:
 
     def __init__(self, markers: Mapping[str, Any]) -> None:
         self.__dict__.update(markers)
+
+
+class GameHoles(Holes):
+    """Markers for one game's values as the attributes of ``game``, to plan a page once
+    for every game of an event: an attribute that is not a hole is undefined, and the
+    object itself cannot be printed, compared or looped over, so a template that does
+    more than read those attributes gets each game's own plan."""
+
+    def _refuse(self, *_args: object, **_kwargs: object) -> NoReturn:
+        raise TypeError("a game's values were used in the page template other than by "
+                        "reading their attributes")
+
+    __str__ = __repr__ = __iter__ = __len__ = __eq__ = __ne__ = _refuse  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]
+
+
+def shared_key(context: Mapping[str, Any], own: Iterable[str]) -> Hashable | None:
+    """What a plan made for many games depends on: every value of ``context`` but the
+    ``own`` ones each game fills in (lists as tuples); None when a value cannot be part
+    of a key."""
+    skip = set(own)
+    key = tuple(sorted((name, tuple(value) if type(value) is list else value)
+                       for name, value in context.items() if name not in skip))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 class PagePlan:

@@ -80,6 +80,30 @@ def test_a_theme_using_per_turn_values_gets_pages_rendered_per_turn(tmp_path, fo
             assert move.replace(" ", "_") in end and " " in move
 
 
+@pytest.mark.parametrize("footer", ["{{ game.round }} {{ game.label }}",
+                                    "{{ game.label|upper }}", "{{ game }}"])
+def test_a_theme_using_more_of_the_game_gets_each_games_own_plan(tmp_path, footer) -> None:
+    """Turn pages are planned once for all games of an event, with holes for each game's
+    label; a theme that uses the game otherwise gets a plan per game, and each game's
+    pages still show that game."""
+    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {
+        "round-1/a.gcg": record, "round-2/b.gcg": record,
+        "event.yaml": "theme_dir: theme\ngames:\n  'round-2/b.gcg': {title: 'Final <b>'}\n",
+        "theme/turn.html": "{% extends '!default/turn.html' %}{% block footer %} <b>"
+                           + footer + "</b>{% endblock %}"})
+    assert not build(BuildOptions(event, tmp_path / "o", jobs=1)).errors
+    shown = {}
+    for slug in ("round-1/a", "round-2/b"):
+        page = (tmp_path / f"o/{slug}/4.html").read_text(encoding="utf-8")
+        assert "\0" not in page
+        shown[slug] = re.search(r"<b>(.*)</b>", page.split("<footer", 1)[1]).group(1)
+        assert ("Final &lt;b&gt;" in page) == (slug == "round-2/b")
+    assert shown["round-1/a"] != shown["round-2/b"]
+    if "round" in footer:
+        assert shown["round-1/a"].startswith("1 ") and shown["round-2/b"].startswith("2 ")
+
+
 def test_record_text_that_looks_like_a_marker_is_printed_as_it_is(tmp_path) -> None:
     record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes().replace(
         b"#player2 cesar cesar", b"#player2 cesar Cesar \x00abc:title\x00", 1)
