@@ -111,7 +111,7 @@ class TurnPages:
         self._by_line = diagnostics_by_line
         self._unseen = TurnUnseen(game)
         self._turn_list = TurnList(env, sheet)
-        self._parts = env.get_template("partials/turn_parts.html").module
+        self._parts: Any = env.get_template("partials/turn_parts.html").module
         self._problems = env.get_template("partials/problems.html")
         self._head_links = memo(env, "partials/turn_parts.html", "head_links")
         self._nav = memo(env, "partials/nav.html")
