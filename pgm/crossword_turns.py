@@ -121,9 +121,11 @@ class TurnPages:
         self._unseen_tiles = kept(env, "pgm_unseen_tiles", lambda: _UnseenTiles(env))
         self._label = printed(context["game"].label)
         game_entry = context["game"]
-        self._game_values = {"root": context["root"], "total": len(game.turns), "sheet": sheet,
-                             "game_label": game_entry.label, "game_updated": game_entry.updated}
-        """What the plan shared by many games leaves for each game to fill in."""
+        self._game_values = {"root": context["root"], "total": len(game.turns),
+                             "sheet": sheet, "game_label": markup(self._label),
+                             "game_updated": markup(printed(game_entry.updated))}
+        """What the plan shared by many games leaves for each game to fill in, printed
+        once for all its pages."""
 
     def pages(self) -> Iterator[tuple[str, str]]:
         """(file name, page) for every turn."""
