@@ -30,7 +30,7 @@ from pgm.diagnostics import Diagnostic
 from pgm.fragments import kept, memo
 from pgm.markdown import render_markdown
 from pgm.page_parts import navigation
-from pgm.page_plan import GameHoles, Holes, PagePlan, shared_key
+from pgm.page_plan import Holes, PagePlan, shared_key
 from pgm.render import markup, printed
 
 
@@ -119,11 +119,11 @@ class TurnPages:
             kept(env, "pgm_turn_navigation", dict)
         self._unseen_counts = memo(env, "partials/turn_parts.html", "unseen_counts")
         self._unseen_tiles = kept(env, "pgm_unseen_tiles", lambda: _UnseenTiles(env))
-        self._label = printed(context["game"].label)
-        game_entry = context["game"]
-        self._game_values = {"root": context["root"], "total": len(game.turns),
+        entry = context["game"]
+        self._label = printed(entry.label)
+        self._game_values = {"root": context["root"], "total": self._context["total"],
                              "sheet": sheet, "game_label": markup(self._label),
-                             "game_updated": markup(printed(game_entry.updated))}
+                             "game_updated": markup(printed(entry.updated))}
         """What the plan shared by many games leaves for each game to fill in, printed
         once for all its pages."""
 
@@ -143,9 +143,10 @@ class TurnPages:
         """The plan of every game of the event that has this one's shape (live or not),
         with holes for what differs from game to game too; this game's own plan when the
         template does more with a game's values than print them."""
+        per_turn = [name for name in values if name not in self._game_values]
         key = shared_key(self._context, self._game_values.keys() | {"game"})
         if key is None:
-            return PagePlan.make(template, self._context, values)
+            return PagePlan.make(template, self._context, per_turn)
         plans: dict[Hashable, PagePlan | None] = kept(self._env, "pgm_turn_page_plans", dict)
         live = self._context["game"].live
         plan_key = (template, live, key)
@@ -153,10 +154,10 @@ class TurnPages:
             if len(plans) >= _SHARED_PLANS:
                 plans.clear()
             plans[plan_key] = PagePlan.of(
-                lambda markers: template.render(self._context, **markers, game=GameHoles(
+                lambda markers: template.render(self._context, **markers, game=Holes(
                     {"label": markers["game_label"], "updated": markers["game_updated"],
                      "live": live})), values)
-        return plans[plan_key] or PagePlan.make(template, self._context, values)
+        return plans[plan_key] or PagePlan.make(template, self._context, per_turn)
 
     def values(self, index: int) -> dict[str, Any]:
         """What turn.html prints that changes from turn to turn."""

@@ -475,6 +475,7 @@ def sheet_row(turn: Any, name: str, play_word: str, summary: str,
 
 
 def _sheet_word(event: Event, play_word: str) -> str:
+    """The Move column of the score sheet: the word for a play, a short word else."""
     kind = event.kind
     if kind is _PLAY:
         return play_word

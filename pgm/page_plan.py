@@ -10,10 +10,19 @@ would print them. The per-turn parts that need logic are macros the caller rende
 The same goes for a macro called with many values that it only prints (a board row's
 squares, a turn-list item's number, word and score): ``PagePlan.of`` plans any render.
 
-A theme's template may do more with a per-turn value than print it (test it, loop over
-it, filter it). Markers refuse to be used that way, and a plan whose output does not
-hold each marker intact is not used: such a template is rendered for every turn
-instead, which is slower and gives the same pages.
+A theme's template may do more with a value than print it (test it, loop over it, filter
+it). A plan is only used when nothing of the kind can have happened, checked two ways:
+
+* **Markers** (strings) refuse every use but printing, with ``PlanRefused``, which the
+  templates' own ``except Exception`` cannot swallow.
+* **Probes** take the markers' place in two more renders, which must each give the plan
+  filled in with them: numbers, then text with a bit of everything (both cases, spaces,
+  markup, a link, a bidi control). What Jinja or Python do to a string's characters
+  without asking it (``|int``, ``|title``, ``|tojson``, ``|wordcount``, ``|urlize``) or
+  a test of a value's type (``is string``, ``is number``) comes out differently for a
+  marker and for a probe, and the plan is not used.
+
+Such a template is rendered for every page instead: slower, and the same pages.
 """
 
 from __future__ import annotations
@@ -29,18 +38,27 @@ from markupsafe import Markup
 from pgm.render import printed
 
 
+class PlanRefused(BaseException):
+    """A template used a hole other than by printing it. A ``BaseException``, because
+    Jinja's tests and filters catch ``Exception`` (``is sequence``) or ``TypeError``
+    (``is iterable``, ``|int``) and would turn a refusal into an answer."""
+
+
+def _refuse(*_args: object, **_kwargs: object) -> NoReturn:
+    raise PlanRefused
+
+
 class _Marker(Markup):
-    """A per-turn value while the plan is made: it can be printed, nothing else."""
+    """A value while the plan is made: it can be printed, nothing else."""
 
     __slots__ = ()
-
-    def _refuse(self, *_args: object, **_kwargs: object) -> NoReturn:
-        raise TypeError("a per-turn value was used in the page template other than by "
-                        "printing it")
 
     __bool__ = __len__ = __iter__ = __getitem__ = __contains__ = _refuse
     __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
     __add__ = __radd__ = __mul__ = __mod__ = __rmod__ = __int__ = __float__ = _refuse
+    # str() and format() would hand the text to an escape that was turned off, or to
+    # Markup(), which |safe and |e use
+    __str__ = __repr__ = __format__ = _refuse
     __hash__ = Markup.__hash__
 
     def __getattribute__(self, name: str) -> Any:
@@ -48,30 +66,35 @@ class _Marker(Markup):
         ``.replace()``) would change the marker's text, or leave it looking untouched
         while the value it stands for would have changed."""
         if name != "__html__":
-            _Marker._refuse(self)
+            raise PlanRefused
         return super().__getattribute__(name)
+
+
+class _NumberProbe(int):
+    """A value in the second render: a number that prints as its digits."""
+
+    __slots__ = ()
+
+
+def _probes(holes: list[str]) -> list[dict[str, Any]]:
+    """The values of the renders that check a plan: numbers pages do not otherwise hold,
+    and text that most filters would change."""
+    return [{name: _NumberProbe(7_316_042_000 + number) for number, name in enumerate(holes)},
+            {name: f"{name} Ab cD <i>&amp;</i> https://e.example/ 1.5 \u202e!" for name in holes}]
 
 
 class Holes:
     """Markers as the attributes of one object, to plan a macro that takes a row
-    (``r.number``): an attribute it reads that is not a hole is undefined, so such a
-    macro is not planned."""
+    (``r.number``) or a page that shows a game (``game.label``). Reading any other
+    attribute, printing the object, comparing it or looping over it refuses the plan."""
 
     def __init__(self, markers: Mapping[str, Any]) -> None:
         self.__dict__.update(markers)
 
+    def __getattr__(self, name: str) -> NoReturn:
+        raise PlanRefused
 
-class GameHoles(Holes):
-    """Markers for one game's values as the attributes of ``game``, to plan a page once
-    for every game of an event: an attribute that is not a hole is undefined, and the
-    object itself cannot be printed, compared or looped over, so a template that does
-    more than read those attributes gets each game's own plan."""
-
-    def _refuse(self, *_args: object, **_kwargs: object) -> NoReturn:
-        raise TypeError("a game's values were used in the page template other than by "
-                        "reading their attributes")
-
-    __str__ = __repr__ = __iter__ = __len__ = __eq__ = __ne__ = _refuse  # type: ignore[assignment]
+    __str__ = __repr__ = __format__ = __iter__ = __len__ = __eq__ = __ne__ = _refuse
     __hash__ = None  # type: ignore[assignment]
 
 
@@ -108,24 +131,38 @@ class PagePlan:
     def of(cls, render: Callable[..., str], holes: Iterable[str]) -> PagePlan | None:
         """The plan of what ``render`` makes of a dict with a marker for each of
         ``holes``: a template, or a macro with its other arguments bound. None when it
-        does more with a marker than print it, or fails."""
+        does more with a value than print it, or fails."""
+        holes = list(holes)
+        # both cases and a space: a filter that changes case or splits words shows
         nonce = secrets.token_hex(8)
-        markers = {name: _Marker(f"\0{nonce}:{name}\0") for name in holes}
-        try:
-            text = render(markers)
-        except Exception:  # noqa: BLE001 - the caller renders for real, which reports it
+        text = _rendered(render, {name: _Marker(f"\0{nonce}Xy {name}\0") for name in holes})
+        if text is None:
             return None
-        parts = re.split(f"\0{nonce}:(\\w+)\0", text)
+        parts = re.split(f"\0{nonce}Xy (\\w+)\0", text)
         fixed, names = parts[0::2], parts[1::2]
-        if any("\0" in piece for piece in fixed) or not set(names) <= set(markers):
+        if any("\0" in piece or nonce in piece for piece in fixed) or not set(names) <= set(holes):
             return None
-        return cls(fixed, names)
+        plan = cls(fixed, names)
+        for probes in _probes(holes):
+            if _rendered(render, probes) != plan.fill(probes):
+                return None
+        return plan
 
     def fill(self, values: Mapping[str, Any]) -> str:
         """The page: the fixed pieces with each value printed between them, interleaved
         by slice assignment so that a page costs one pass over its values."""
         pieces: list[str] = [""] * (2 * len(self._names) + 1)
         pieces[0::2] = self._fixed
+        # most values are markup already: spare them the call
         pieces[1::2] = [value if isinstance(value, Markup) else printed(value)
                         for value in map(values.__getitem__, self._names)]
         return "".join(pieces)
+
+
+def _rendered(render: Callable[..., str], values: dict[str, Any]) -> str | None:
+    """What ``render`` makes of ``values``; None when it refuses them or fails (the
+    caller then renders for real, which reports any error)."""
+    try:
+        return render(values)
+    except (Exception, PlanRefused):  # noqa: BLE001
+        return None

@@ -10,7 +10,7 @@ import jinja2
 import pytest
 from conftest import CORPUS, ROOT
 from markupsafe import Markup
-from sitehelpers import make_event
+from sitehelpers import make_event, record_prefix
 
 import pgm.page_plan
 import pgm.render
@@ -102,6 +102,70 @@ def test_a_theme_using_more_of_the_game_gets_each_games_own_plan(tmp_path, foote
     assert shown["round-1/a"] != shown["round-2/b"]
     if "round" in footer:
         assert shown["round-1/a"].startswith("1 ") and shown["round-2/b"].startswith("2 ")
+
+
+DIFFERENTIAL_FOOTERS = [
+    # printing, which plans take
+    "{{ game.label }} {{ root }} {{ total }} {{ number }} {{ move_text }}",
+    "{{ game.label|string }} {{ game.round }} {{ game['label'] }}",
+    # everything else, which must give the pages a full render gives
+    "{{ game.round|default('-', true) }}", "{% if game.round is defined %}R{% endif %}",
+    "{{ game|attr('round') }}", "{{ game.label|tojson }}", "{{ root|tojson }}",
+    "{{ cgp|tojson }}", "{{ total|int }}", "{{ number|int }}|{{ number|float }}",
+    "{% if sheet is iterable %}it{% else %}noit{% endif %}",
+    "{% if sheet is sequence %}seq{% endif %}", "{% if total is number %}n{% endif %}",
+    "{% if move_text is string %}s{% endif %}", "{% if cgp is escaped %}e{% endif %}",
+    "{{ game.label|title }}", "{{ game.label|wordcount }}", "{{ game.label|striptags }}",
+    "{{ move_text|safe }}", "{{ game.label|e }}", "{{ game.label ~ '!' }}",
+    "{% autoescape false %}{{ game.label }}{{ move_text }}{% endautoescape %}",
+    "{{ '%s'|format(game.label) }}", "{{ [game.label, cgp]|join(', ') }}",
+    "{{ game }}", "{% for r in sheet %}{{ r.word }}{% endfor %}",
+]
+
+
+@pytest.mark.parametrize("footer", DIFFERENTIAL_FOOTERS)
+def test_planned_pages_equal_full_renders_whatever_a_theme_does(tmp_path, footer) -> None:
+    """An event of games that differ in title (with markup and a bidi control), folder
+    depth, length and state (one in progress), under a theme that uses per-game and
+    per-turn values in a way: the planned site is the fully rendered one."""
+    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    other = (CORPUS / "gcg/liwords__doug_vs_emely.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {
+        "round-1/a.gcg": record, "round-2/deep/b.gcg": other,
+        "round-3/c.gcg": record_prefix(other, 7), "d.gcg": record,
+        "event.yaml": "theme_dir: theme\ngames:\n"
+                      "  'round-2/deep/b.gcg': {title: 'Final <b> &amp; \u202eevil'}\n",
+        "theme/turn.html": "{% extends '!default/turn.html' %}{% block footer %}<p id=probe>"
+                           + footer + "</p>{% endblock %}"})
+    pgm.render._environment.cache_clear()
+    assert not build(BuildOptions(event, tmp_path / "planned", jobs=1)).errors
+    pgm.render._environment.cache_clear()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pgm.page_plan.PagePlan, "of", classmethod(lambda cls, *a, **k: None))
+        assert not build(BuildOptions(event, tmp_path / "rendered", jobs=1)).errors
+    pgm.render._environment.cache_clear()
+    planned, rendered = site_files(tmp_path / "planned"), site_files(tmp_path / "rendered")
+    assert planned.keys() == rendered.keys()
+    assert [name for name in planned if planned[name] != rendered[name]] == []
+
+
+def test_a_theme_looping_over_the_sheet_still_gets_a_plan_per_game(tmp_path, monkeypatch):
+    """What differs from game to game is a hole only in the plan shared by games; a
+    theme that loops over ``sheet`` gets a plan of its own for each game instead."""
+    made = []
+    make = pgm.page_plan.PagePlan.make.__func__
+    monkeypatch.setattr(pgm.page_plan.PagePlan, "make",
+                        classmethod(lambda cls, *args: made.append(make(cls, *args))
+                                    or made[-1]))
+    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {
+        "a.gcg": record, "b.gcg": record, "event.yaml": "theme_dir: theme\n",
+        "theme/turn.html": "{% extends '!default/turn.html' %}{% block footer %}"
+                           "{% for r in sheet %}{{ r.word }} {% endfor %}{% endblock %}"})
+    pgm.render._environment.cache_clear()
+    assert not build(BuildOptions(event, tmp_path / "o", jobs=1)).errors
+    assert len(made) == 2 and None not in made
+    assert "GYP ZA THEW" in (tmp_path / "o/b/3.html").read_text(encoding="utf-8").split("<footer")[1]
 
 
 def test_record_text_that_looks_like_a_marker_is_printed_as_it_is(tmp_path) -> None:
