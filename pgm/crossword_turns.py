@@ -123,7 +123,8 @@ class TurnPages:
         self._label = printed(entry.label)
         self._game_values = {"root": context["root"], "total": self._context["total"],
                              "sheet": sheet, "game_label": markup(self._label),
-                             "game_updated": markup(printed(entry.updated))}
+                             "game_updated": markup(printed(entry.updated)),
+                             "game_updated_time": markup(printed(entry.updated_time))}
         """What the plan shared by many games leaves for each game to fill in, printed
         once for all its pages."""
 
@@ -156,6 +157,7 @@ class TurnPages:
             plans[plan_key] = PagePlan.of(
                 lambda markers: template.render(self._context, **markers, game=Holes(
                     {"label": markers["game_label"], "updated": markers["game_updated"],
+                     "updated_time": markers["game_updated_time"],
                      "live": live})), values)
         return plans[plan_key] or PagePlan.make(template, self._context, per_turn)
 

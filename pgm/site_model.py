@@ -36,6 +36,11 @@ class GameEntry:
     """ISO time the record last changed."""
     diagnostics: tuple[Diagnostic, ...] = ()
 
+    @property
+    def updated_time(self) -> str:
+        """The time of day of ``updated`` (``HH:MM:SS``, UTC), as a live page shows it."""
+        return self.updated[11:19]
+
     def __hash__(self) -> int:
         """By slug alone: equal entries have equal slugs, and the index pages key their
         memoized rows by entries, thousands of them, at every rebuild."""
