@@ -516,11 +516,11 @@ def score_chart(game: CrosswordGame, width: int = 600, height: int = 200) -> Cha
     bottom = min([0] + [min(s) for s in series])
     span = top - bottom or 1
     steps = max(len(game.turns), 1)
-
-    def point(i: int, v: int) -> str:
-        return f"{i * width / steps:.1f},{height - (v - bottom) * height / span:.1f}"
-
+    # every player's line has a point per turn at the same x: written once for all
+    xs = [f"{i * width / steps:.1f}," for i in range(len(game.turns) + 1)]
     lines = tuple((game.record.players[seat].name if seat < len(game.record.players) else "",
-                   " ".join(point(i, v) for i, v in enumerate(series[seat])), series[seat][-1])
+                   " ".join([x + f"{height - (v - bottom) * height / span:.1f}"
+                             for x, v in zip(xs, series[seat], strict=True)]),
+                   series[seat][-1])
                   for seat in range(seats))
     return Chart(width, height, lines, top, len(game.turns))
