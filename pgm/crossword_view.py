@@ -171,16 +171,22 @@ class BoardRenderer:
         """Display row ``r`` with the squares in columns ``fresh`` highlighted, keyed by
         its raw contents so that a row seen before (on an earlier turn, or in another
         game) costs a dictionary lookup."""
-        size = layout.size
-        raw = cells[r::size] if orientation.lettered_rows else cells[r * size:(r + 1) * size]
-        shape = self._shape(layout, dist, orientation)
+        return self.shaped_row(self.shape(layout, dist, orientation), cells, r, fresh)
+
+    def shaped_row(self, shape: _Shape, cells: tuple[str, ...], r: int,
+                   fresh: tuple[int, ...]) -> Markup:
+        """:meth:`row` for a caller that keeps the board's ``shape`` (every turn of a
+        game has the same)."""
+        size = shape.layout.size
+        raw = cells[r::size] if shape.orientation.lettered_rows else cells[r * size:(r + 1) * size]
         key = (r, raw, fresh)
         html = shape.rows.get(key)
         if html is None:
             html = self._new_row(shape, key)
         return html
 
-    def _shape(self, layout: Layout, dist: Distribution, orientation: Orientation) -> _Shape:
+    def shape(self, layout: Layout, dist: Distribution, orientation: Orientation) -> _Shape:
+        """The kept squares and rows of boards of this layout, tile set and orientation."""
         key = (layout.name, dist.name, orientation.lettered_rows)
         shape = self._shapes.get(key)
         if shape is None:
@@ -249,7 +255,7 @@ class TurnBoards:
                  orientation: Orientation) -> None:
         self._renderer = renderer
         self._layout = layout
-        self._dist = dist
+        self._shape = renderer.shape(layout, dist, orientation)
         self._orientation = orientation
         self._rows: list[Markup] = []
         self._highlighted: tuple[int, ...] = ()
@@ -269,8 +275,7 @@ class TurnBoards:
             redo = set(range(self._layout.size))
             self._rows = [Markup()] * self._layout.size
         for r in redo:
-            self._rows[r] = self._renderer.row(cells, r, fresh.get(r, ()), self._layout,
-                                               self._dist, orientation)
+            self._rows[r] = self._renderer.shaped_row(self._shape, cells, r, fresh.get(r, ()))
         self._highlighted, self._last = tuple(fresh), index
         return self._renderer.frame(self._layout.size, self._head, self._rows)
 
