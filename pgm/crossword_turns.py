@@ -91,6 +91,11 @@ class _UnseenTiles:
         return html
 
 
+_GAME_HOLES = {"label": "game_label", "updated": "game_updated",
+               "updated_time": "game_updated_time"}
+"""The attributes of ``game`` a turn page plan shared by many games may print, and the
+holes they are filled in from."""
+
 _SHARED_PLANS = 32
 """Turn-page plans kept per environment: one per event configuration and game shape, so
 a watch session whose configuration is edited keeps no more than this."""
@@ -122,11 +127,11 @@ class TurnPages:
         entry = context["game"]
         self._label = printed(entry.label)
         self._game_values = {"root": context["root"], "total": self._context["total"],
-                             "sheet": sheet, "game_label": markup(self._label),
-                             "game_updated": markup(printed(entry.updated)),
-                             "game_updated_time": markup(printed(entry.updated_time))}
-        """What the plan shared by many games leaves for each game to fill in, printed
-        once for all its pages."""
+                             "sheet": sheet}
+        """What the plan shared by many games leaves for each game to fill in, the
+        game's own attributes printed once for all its pages."""
+        self._game_values.update((hole, markup(printed(getattr(entry, attribute))))
+                                 for attribute, hole in _GAME_HOLES.items())
 
     def pages(self) -> Iterator[tuple[str, str]]:
         """(file name, page) for every turn."""
@@ -156,8 +161,7 @@ class TurnPages:
                 plans.clear()
             plans[plan_key] = PagePlan.of(
                 lambda markers: template.render(self._context, **markers, game=Holes(
-                    {"label": markers["game_label"], "updated": markers["game_updated"],
-                     "updated_time": markers["game_updated_time"],
+                    {**{attribute: markers[hole] for attribute, hole in _GAME_HOLES.items()},
                      "live": live})), values)
         return plans[plan_key] or PagePlan.make(template, self._context, per_turn)
 

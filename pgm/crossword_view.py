@@ -153,9 +153,10 @@ class BoardRenderer:
               new: Iterable[tuple[int, int]], orientation: Orientation) -> dict[str, Any]:
         """The values ``partials/board.html`` prints: ``new`` squares are highlighted."""
         fresh_by_row = _fresh_by_row(new, orientation)
+        shape = self.shape(layout, dist, orientation)
         return self.frame(layout.size, self.head(layout.size, orientation),
-                          [self.row(cells, r, fresh_by_row.get(r, ()), layout, dist,
-                                    orientation) for r in range(layout.size)])
+                          [self.row(shape, cells, r, fresh_by_row.get(r, ()))
+                           for r in range(layout.size)])
 
     @staticmethod
     def frame(size: int, head: Markup, rows: list[Markup]) -> dict[str, Any]:
@@ -166,17 +167,11 @@ class BoardRenderer:
         """The column headers of a board of ``size``."""
         return self._head(_column_headers(size, orientation))
 
-    def row(self, cells: tuple[str, ...], r: int, fresh: tuple[int, ...], layout: Layout,
-            dist: Distribution, orientation: Orientation) -> Markup:
-        """Display row ``r`` with the squares in columns ``fresh`` highlighted, keyed by
-        its raw contents so that a row seen before (on an earlier turn, or in another
-        game) costs a dictionary lookup."""
-        return self.shaped_row(self.shape(layout, dist, orientation), cells, r, fresh)
-
-    def shaped_row(self, shape: _Shape, cells: tuple[str, ...], r: int,
-                   fresh: tuple[int, ...]) -> Markup:
-        """:meth:`row` for a caller that keeps the board's ``shape`` (every turn of a
-        game has the same)."""
+    def row(self, shape: _Shape, cells: tuple[str, ...], r: int,
+            fresh: tuple[int, ...]) -> Markup:
+        """Display row ``r`` of a board of ``shape`` (see :meth:`shape`) with the squares
+        in columns ``fresh`` highlighted, keyed by its raw contents so that a row seen
+        before (on an earlier turn, or in another game) costs a dictionary lookup."""
         size = shape.layout.size
         raw = cells[r::size] if shape.orientation.lettered_rows else cells[r * size:(r + 1) * size]
         key = (r, raw, fresh)
@@ -275,7 +270,7 @@ class TurnBoards:
             redo = set(range(self._layout.size))
             self._rows = [Markup()] * self._layout.size
         for r in redo:
-            self._rows[r] = self._renderer.shaped_row(self._shape, cells, r, fresh.get(r, ()))
+            self._rows[r] = self._renderer.row(self._shape, cells, r, fresh.get(r, ()))
         self._highlighted, self._last = tuple(fresh), index
         return self._renderer.frame(self._layout.size, self._head, self._rows)
 

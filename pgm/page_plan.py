@@ -133,8 +133,9 @@ class PagePlan:
         ``holes``: a template, or a macro with its other arguments bound. None when it
         does more with a value than print it, or fails."""
         holes = list(holes)
-        # both cases and a space: a filter that changes case or splits words shows
         nonce = secrets.token_hex(8)
+        # both cases and a space in each marker: a filter that changes case or splits
+        # words leaves it broken
         text = _rendered(render, {name: _Marker(f"\0{nonce}Xy {name}\0") for name in holes})
         if text is None:
             return None
