@@ -8,7 +8,9 @@ through ``pgm.markdown``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 import re
 from collections.abc import MutableMapping
 from pathlib import Path
@@ -103,6 +105,42 @@ def _mtimes(folder: Path | None) -> tuple[tuple[str, float], ...]:
     return tuple((str(p), p.stat().st_mtime) for p in sorted(folder.rglob("*")) if p.is_file())
 
 
+class _TemplateCodeCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept from one run of pgm to the next, in Jinja's cache folder
+    for the user (in the temp folder, private to the user). Compiling pgm's templates
+    takes some 50 ms, which every worker of a build and every new process paid again:
+    a good part of rebuilding after one record changed.
+
+    Jinja checks each entry against its template's source; the key adds what else the
+    code depends on (pgm's code generator and environment, Jinja), so a different pgm
+    never runs another's code. A cache that cannot be read or written is passed by."""
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return super().get_cache_key(f"{_CODE_STAMP}/{name}", filename)
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # noqa: BLE001 - a damaged entry (Jinja lets unpickling errors out)
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):  # a full disk: compiled again next time
+            super().dump_bytecode(bucket)
+
+
+_CODE_STAMP = hashlib.sha256(b"\0".join((__version__.encode(), jinja2.__version__.encode(),
+                                         Path(__file__).read_bytes()))).hexdigest()[:16]
+"""This module's source holds the code generator and the environment's settings."""
+
+
+def _code_cache() -> jinja2.BytecodeCache | None:
+    try:
+        return _TemplateCodeCache(pattern="pgm-%s.cache")
+    except (OSError, RuntimeError):  # no private temp folder for this user
+        return None
+
+
 class _Environment(jinja2.Environment):
     """Template globals as one plain dict instead of Jinja's ChainMap: every render
     copies them into a new context, and copying a ChainMap goes key by key in Python,
@@ -132,6 +170,7 @@ def _environment(theme_dir: Path | None, _stamp: tuple[tuple[str, float], ...]
         trim_blocks=True,
         lstrip_blocks=True,
         auto_reload=False,
+        bytecode_cache=_code_cache(),
     )
     env.globals["version"] = __version__
     env.globals["fragment"] = fragment_global(env)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 
+import jinja2
 import pytest
 from conftest import CORPUS, SAMPLE_GAMES
 from sitehelpers import board_squares, make_event, run_build, text_of, tiles_on
 
+import pgm.render
 from pgm.config import load_configs
 from pgm.crossword import replay
 from pgm.gcg import parse_gcg
@@ -308,6 +311,65 @@ def test_a_theme_edited_between_builds_of_one_process_is_used(tmp_path) -> None:
     assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
     turn = (tmp_path / "o/g/3.html").read_text()
     assert "Second theme." in turn and "First theme." not in turn
+
+
+@pytest.fixture
+def code_cache(tmp_path, monkeypatch):
+    """Compiled templates kept in a temp folder of the test's own, and environments made
+    anew, as a new run of pgm makes them."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    pgm.render._environment.cache_clear()
+    yield temp
+    pgm.render._environment.cache_clear()
+
+
+def _compiles(monkeypatch) -> list[str]:
+    """The names of the templates Jinja compiles from here on."""
+    names: list[str] = []
+    compile_source = jinja2.Environment.compile
+
+    def counted(self, source, name=None, filename=None, *args, **kwargs):
+        names.append(name)
+        return compile_source(self, source, name, filename, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counted)
+    return names
+
+
+def _build_as_a_new_run(event, out) -> str:
+    pgm.render._environment.cache_clear()
+    assert run_build(str(event), "-o", str(out)).exit_code == 0
+    return (out / "g/3.html").read_text()
+
+
+def test_compiled_templates_are_kept_for_the_next_run(tmp_path, code_cache, monkeypatch):
+    event = make_event(tmp_path / "ev", {"g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
+                                         .read_bytes()})
+    first = _build_as_a_new_run(event, tmp_path / "first")
+    assert list(code_cache.glob("_jinja2-cache-*/pgm-*.cache"))
+    compiled = _compiles(monkeypatch)
+    assert _build_as_a_new_run(event, tmp_path / "second") == first
+    assert compiled == []
+    # another pgm (another code generator) compiles its own
+    monkeypatch.setattr(pgm.render, "_CODE_STAMP", "another pgm")
+    assert _build_as_a_new_run(event, tmp_path / "third") == first
+    assert "turn.html" in compiled
+
+
+def test_a_damaged_or_unusable_template_cache_is_passed_by(tmp_path, code_cache):
+    event = make_event(tmp_path / "ev", {"g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
+                                         .read_bytes()})
+    first = _build_as_a_new_run(event, tmp_path / "first")
+    for kept in code_cache.glob("_jinja2-cache-*/pgm-*.cache"):
+        kept.write_bytes(kept.read_bytes()[:40])
+    assert _build_as_a_new_run(event, tmp_path / "damaged") == first
+    # a cache folder that is not a private folder of this user is not used at all
+    for folder in code_cache.glob("_jinja2-cache-*"):
+        shutil.rmtree(folder)
+        folder.write_text("not a folder")
+    assert _build_as_a_new_run(event, tmp_path / "unusable") == first
 
 
 def test_base_url_adds_sitemap_and_canonical_links(tmp_path) -> None:

@@ -165,7 +165,8 @@ def test_a_theme_looping_over_the_sheet_still_gets_a_plan_per_game(tmp_path, mon
     pgm.render._environment.cache_clear()
     assert not build(BuildOptions(event, tmp_path / "o", jobs=1)).errors
     assert len(made) == 2 and None not in made
-    assert "GYP ZA THEW" in (tmp_path / "o/b/3.html").read_text(encoding="utf-8").split("<footer")[1]
+    page = (tmp_path / "o/b/3.html").read_text(encoding="utf-8")
+    assert "GYP ZA THEW" in page.split("<footer")[1]
 
 
 def test_record_text_that_looks_like_a_marker_is_printed_as_it_is(tmp_path) -> None:
