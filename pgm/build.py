@@ -142,9 +142,7 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
 def _read_event(options: BuildOptions, out: Path) -> tuple[_Event, list[str]]:
     """The records, their slugs and the configuration; problems met on the way."""
     root = options.event_dir
-    # Only a folder pgm made is skipped as output; any other is searched, so that an
-    # output folder holding records is noticed and refused.
-    found, skipped = walk_records(root, exclude=[out] if (out / MARKER).is_file() else [])
+    found, skipped = walk_records(root)
     sources = make_sources(root, found)
     try:
         check_output(out, root, _records_below(out, root, sources))

@@ -55,7 +55,7 @@ def _expand(paths: tuple[Path, ...]) -> list[Path]:
 
     expanded: list[Path] = []
     for path in paths:
-        expanded += find_records(path, [])[0] if path.is_dir() else [path]
+        expanded += find_records(path)[0] if path.is_dir() else [path]
     return expanded
 
 

@@ -14,6 +14,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from pgm.output import MARKER
+
 RECORD_EXTENSIONS = (".gcg", ".gn", ".cgp")
 _MAX_SLUG_PART = 60
 _RESERVED = {"static", "players", "index", "404", "sitemap", "con", "prn", "aux", "nul"}
@@ -29,36 +31,27 @@ class Source:
     slug: str
 
 
-def find_records(root: Path, exclude: list[Path]) -> tuple[list[Path], list[str]]:
+def find_records(root: Path) -> tuple[list[Path], list[str]]:
     """Record files below ``root`` in sorted order, and problems met on the way.
 
-    Hidden folders, the output folder and links leading out of the event are skipped:
+    Hidden folders, sites pgm built and links leading out of the event are skipped:
     nothing outside the event folder is ever read.
     """
-    relatives, problems = walk_records(root, exclude)
+    relatives, problems = walk_records(root)
     return [Path(root, relative) for relative in relatives], problems
 
 
-def walk_records(root: Path, exclude: list[Path]) -> tuple[list[str], list[str]]:
+def walk_records(root: Path) -> tuple[list[str], list[str]]:
     """What :func:`find_records` finds, as paths below ``root`` with '/' separators: a
     rebuild lists an event of thousands of records every time, and strings are cheaper
     to make and to compare than ``Path`` objects."""
     found: list[str] = []
     problems: list[str] = []
-    excluded = {p.resolve() for p in exclude}
-    _walk(str(root), "", _Walk(root.resolve(), excluded, {p.name for p in excluded}),
-          found, problems)
+    _walk(str(root), "", root.resolve(), found, problems)
     return found, problems
 
 
-@dataclass(frozen=True)
-class _Walk:
-    real_root: Path
-    excluded: set[Path]
-    excluded_names: set[str]
-
-
-def _walk(folder: str, prefix: str, walk: _Walk, found: list[str], problems: list[str]
+def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems: list[str]
           ) -> None:
     """A folder's records in name order, then its subfolders' in name order (the order
     of ``os.walk``); folders are not followed into when they are links."""
@@ -71,18 +64,18 @@ def _walk(folder: str, prefix: str, walk: _Walk, found: list[str], problems: lis
     for entry in entries:
         if _is_folder(entry):
             if not entry.name.startswith((".", "_")) and not entry.is_symlink() \
-                    and not _excluded(entry, walk):
+                    and not _is_site(entry):
                 subfolders.append(entry)
         elif os.path.splitext(entry.name)[1].lower() in RECORD_EXTENSIONS \
                 and not entry.name.startswith("."):
             # Folders are not followed into, so only a file link can lead outside.
             if entry.is_symlink() and not Path(entry.path).resolve().is_relative_to(
-                    walk.real_root):
+                    real_root):
                 problems.append(f"{Path(entry.path)}: links outside the event folder; skipped")
                 continue
             found.append(prefix + entry.name)
     for entry in subfolders:
-        _walk(entry.path, f"{prefix}{entry.name}/", walk, found, problems)
+        _walk(entry.path, f"{prefix}{entry.name}/", real_root, found, problems)
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:
@@ -92,8 +85,11 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _excluded(entry: os.DirEntry[str], walk: _Walk) -> bool:
-    return entry.name in walk.excluded_names and Path(entry.path).resolve() in walk.excluded
+def _is_site(entry: os.DirEntry[str]) -> bool:
+    """A site pgm built, wherever it was built to: its game folders hold each record
+    again (``input.gcg``), which must not become games of the event. Any other folder
+    is searched, so that an output folder holding records is noticed and refused."""
+    return os.path.isfile(os.path.join(entry.path, MARKER))
 
 
 def relative_posix(root: Path, path: Path) -> str:

@@ -95,7 +95,7 @@ def record_files(inputs: Iterable[Path]) -> tuple[list[Path], list[str]]:
     problems: list[str] = []
     for path in inputs:
         if path.is_dir():
-            found, skipped = find_records(path, [])
+            found, skipped = find_records(path)
             files.extend(found)
             problems.extend(skipped)
         else:

@@ -8,10 +8,12 @@ import tempfile
 
 import jinja2
 import pytest
+from click.testing import CliRunner
 from conftest import CORPUS, SAMPLE_GAMES
 from sitehelpers import board_squares, make_event, run_build, text_of, tiles_on
 
 import pgm.render
+from pgm.cli import main
 from pgm.config import load_configs
 from pgm.crossword import replay
 from pgm.gcg import parse_gcg
@@ -245,6 +247,22 @@ def test_dangerous_output_folders_are_refused(tmp_path) -> None:
         assert result.exit_code == 1 and reason in result.output, (out, result.output)
     assert (foreign / "thesis.txt").read_text() == "precious" and (repo / ".git").is_dir()
     assert (event / "round/g.gcg").is_file()
+
+
+def test_a_site_built_inside_the_event_is_never_read_as_records(tmp_path) -> None:
+    """Each game folder of a site holds its record again (input.gcg): a site built to a
+    folder of the event must not turn into more games when the event is built again,
+    to that folder or any other."""
+    event = make_event(tmp_path / "ev", {"round-1/g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
+                                         .read_bytes()})
+    assert run_build(str(event), "-o", str(event / "site")).exit_code == 0
+    assert (event / "site/round-1/g/input.gcg").is_file()
+    for out in (event / "site", event / "_site", tmp_path / "elsewhere"):
+        result = run_build(str(event), "-o", str(out))
+        assert result.exit_code == 0 and "Built 1 record" in result.output, result.output
+        assert not (out / "site").exists()
+    exported = CliRunner().invoke(main, ["export", str(event)]).output
+    assert "round-1/g.gcg" in exported and "input.gcg" not in exported
 
 
 def test_rebuild_touches_only_its_own_files_in_the_default_location(tmp_path) -> None:

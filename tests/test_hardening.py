@@ -32,7 +32,7 @@ def test_symlinks_out_of_the_event_are_not_read(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {"real.gcg": GOOD})
     (event / "link.gcg").symlink_to(outside / "secret.gcg")
     (event / "linked-folder").symlink_to(outside, target_is_directory=True)
-    records, problems = find_records(event, [])
+    records, problems = find_records(event)
     assert records == [event / "real.gcg"]
     assert problems == [f"{event / 'link.gcg'}: links outside the event folder; skipped"]
     result = run_build(str(event), "-o", str(tmp_path / "o"))
@@ -45,7 +45,7 @@ def test_odd_names_get_distinct_stable_slugs_inside_the_output(tmp_path) -> None
              "a..dots...gcg", "CON.gcg", "static.gcg", "ünïcödé/名前.gcg",
              "x" * 200 + ".gcg", "-/-.gcg"]
     event = make_event(tmp_path / "ev", {name: GOOD for name in names})
-    records, _ = find_records(event, [])
+    records, _ = find_records(event)
     first = [s.slug for s in assign_slugs(event, records)]
     assert len(set(first)) == len(names)
     assert first == [s.slug for s in assign_slugs(event, list(reversed(records)))]
