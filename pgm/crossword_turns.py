@@ -44,11 +44,13 @@ class TurnList:
     """The list of every turn on each turn page: items are made once per game and only
     the current one differs from page to page. An item is ``turn_item`` filled in from
     a plan (one for the current item, one for the others) when the macro only prints
-    the row's number, word and score."""
+    the row's number, word and score. In a spoiler-free event the list stops at the
+    page's own turn: the turns after it would give the game away."""
 
     _FIELDS = ("number", "word", "score")
 
-    def __init__(self, env: jinja2.Environment, sheet: tuple[SheetRow, ...]) -> None:
+    def __init__(self, env: jinja2.Environment, sheet: tuple[SheetRow, ...],
+                 spoiler_free: bool) -> None:
         macro = self._macro = env.get_template("partials/fragments.html").module.turn_item  # type: ignore[attr-defined]
         plans: dict[bool, PagePlan | None] = kept(env, "pgm_turn_item_plans", dict)
         for current in (False, True):
@@ -58,10 +60,12 @@ class TurnList:
         self._plans = plans
         self._sheet = sheet
         self._items = [self._item(row, False) for row in sheet]
+        self._spoiler_free = spoiler_free
 
     def for_turn(self, number: int) -> Markup:
         current = self._item(self._sheet[number - 1], True)
-        return markup("".join(self._items[:number - 1] + [current] + self._items[number:]))
+        later = [] if self._spoiler_free else self._items[number:]
+        return markup("".join(self._items[:number - 1] + [current] + later))
 
     def _item(self, row: SheetRow, current: bool) -> str:
         plan = self._plans[current]
@@ -115,7 +119,7 @@ class TurnPages:
                                   Orientation(game.rules.orientation == "lettered-rows"))
         self._by_line = diagnostics_by_line
         self._unseen = TurnUnseen(game)
-        self._turn_list = TurnList(env, sheet)
+        self._turn_list = TurnList(env, sheet, context["spoiler_free"])
         self._parts: Any = env.get_template("partials/turn_parts.html").module
         self._problems = env.get_template("partials/problems.html")
         self._head_links = memo(env, "partials/turn_parts.html", "head_links")

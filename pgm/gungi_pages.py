@@ -134,7 +134,8 @@ def _ply_context(entry: GameEntry, game: GungiReplay, index: int, move_text: str
         board_caption=f"Board after ply {number}, {ply.notation}: {move_text}",
         sides=side_views(after, game.record), status=status_lines(after),
         comments=comment_blocks(game.record.comments_after(number), allow_html),
-        problems=list(problems), current=number, nav=navigation(number, total))
+        problems=list(problems), current=number, nav=navigation(number, total),
+        plies=base["plies"][:number] if base["spoiler_free"] else base["plies"])
 
 
 def problems_by_ply(game: GungiReplay) -> Problems:

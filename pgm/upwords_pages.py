@@ -97,7 +97,14 @@ def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[st
         game_over=turn.position.game_over,
         notes=[NoteView(n.kind, render_markdown(n.text, allow_html)) for n in turn.event.notes],
         problems=problems, ubf=game.ubf(index), current=turn.number,
-        nav=navigation(turn.number, total))
+        nav=navigation(turn.number, total), sheet=_sheet_so_far(base, turn.number))
+
+
+def _sheet_so_far(base: dict[str, Any], number: int) -> tuple[Any, ...]:
+    """The score sheet a turn page lists: up to the page's own turn in a spoiler-free
+    event, where the turns after it would give the game away."""
+    sheet: tuple[Any, ...] = base["sheet"]
+    return sheet[:number] if base["spoiler_free"] else sheet
 
 
 def game_json(entry: GameEntry, game: UpwordsGame) -> dict[str, Any]:

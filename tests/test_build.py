@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 
@@ -192,6 +193,16 @@ def test_draft_games_are_left_out_and_spoiler_free_hides_results(tmp_path) -> No
     assert "423" not in text_of((tmp_path / "o/players.html").read_text())
     first = (tmp_path / "o/shown/1.html").read_text()
     assert "<title>andy vs cesar &middot; turn 1</title>" in first
+    # the game page and the turn pages show no turn after the one a spectator is on
+    overview = (tmp_path / "o/shown/index.html").read_text()
+    assert '<table class="sheet">' not in overview and "423" not in text_of(overview)
+    turns = len(parse_gcg(good, "g").events)
+    for number in (1, 3, turns):
+        page = (tmp_path / f"o/shown/{number}.html").read_text()
+        listed = page.split('<nav class="turn-list"', 1)[1].split("</nav>", 1)[0]
+        assert re.findall(r'href="(\d+)\.html"', listed) == [str(n) for n in
+                                                              range(1, number + 1)]
+        assert "Turns so far" in listed and "Score sheet" not in listed
 
 
 def test_config_problems_name_file_line_and_key(tmp_path) -> None:

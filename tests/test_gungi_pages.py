@@ -307,9 +307,15 @@ def test_spoiler_free_hides_the_result_and_an_empty_record_builds(tmp_path) -> N
     assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
     overview = (tmp_path / "o/mate/index.html").read_text()
     assert "<dt>Result</dt>" not in overview and "Final position" not in overview
+    # no ply after the one a spectator is on: not on the overview, not on a ply page
+    assert 'class="sheet plies"' not in overview
+    second = (tmp_path / "o/mate/2.html").read_text()
+    listed = second.split('<table class="sheet plies">', 1)[1].split("</table>", 1)[0]
+    assert re.findall(r'<td><a href="(\d+)\.html"', listed) == ["1", "2"]
+    assert "Plies so far" in second
     assert "Black wins" not in text_of((tmp_path / "o/index.html").read_text())
     empty = tmp_path / "o/empty"
     assert sorted(p.name for p in empty.iterdir()) == ["game.json", "index.html", "input.gn",
                                                          "moves.csv"]
-    assert "No plies to show." in (empty / "index.html").read_text()
+    assert "Not started" in (empty / "index.html").read_text()
     assert json.loads((empty / "game.json").read_text())["turns"] == 0

@@ -197,3 +197,14 @@ def test_the_turn_page_sheet_marks_its_own_turn_only(site, number) -> None:
     assert marked == [(number, True, True)]
     overview = (site / SLUG / "index.html").read_text(encoding="utf-8")
     assert "aria-current" not in overview.split('<table class="sheet">', 1)[1]
+
+
+def test_a_spoiler_free_event_lists_no_turn_after_the_page_s_own(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"event.yaml": "spoiler_free: true\n",
+                                         "g.gcg": RECORD.read_bytes()})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    page = (tmp_path / "o/g/9.html").read_text(encoding="utf-8")
+    sheet = page.split('<table class="sheet">', 1)[1].split("</table>", 1)[0]
+    assert re.findall(r'<td><a href="(\d+)\.html"', sheet) == [str(n) for n in range(1, 10)]
+    assert "Turns so far" in page
+    assert '<table class="sheet">' not in (tmp_path / "o/g/index.html").read_text()
