@@ -124,7 +124,8 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     if state is not None and state.site_fingerprint != site_print:
         state = None  # templates, configuration or pgm changed: render everything
     result = BuildResult(out, diagnostics=list(event.configs.diagnostics))
-    result.diagnostics += [Diagnostic(s.split(":")[0], 0, Severity.WARNING, s) for s in skipped]
+    result.diagnostics += [Diagnostic(path, 0, Severity.WARNING, message)
+                           for path, _, message in (s.partition(": ") for s in skipped)]
     try:
         if state is not None:
             _build_incremental(options, event, state, out, result, progress)

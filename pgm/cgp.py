@@ -236,7 +236,8 @@ class _Reader:
         parts = text.split("/")
         if len(parts) < 2 or (players is not None and len(parts) != players):
             expected = players if players is not None else "at least 2"
-            self.error(f"racks: {len(parts)} racks ({text!r}); expected {expected}, "
+            self.error(f"racks: {len(parts)} rack{'s' if len(parts) != 1 else ''} ({text!r}); "
+                       f"expected {expected}, "
                        "one per player, separated by '/'")
             return None
         racks = []

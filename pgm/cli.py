@@ -99,6 +99,9 @@ def _summary(result: BuildResult) -> str:
     if result.broken_games:
         lines.append("Records with errors (rendered up to the problem): " +
                      ", ".join(result.broken_games))
+    if not result.games:
+        lines.append("No records found: pgm reads the .gcg, .gn and .cgp files in the event "
+                     "folder and its subfolders (not in folders whose name starts with . or _).")
     return "\n".join(lines)
 
 

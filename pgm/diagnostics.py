@@ -34,7 +34,9 @@ class Diagnostic:
     """1-based column when the reader knows it."""
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}"
+        """``path:line[:column]: severity: message``; a problem of the whole file (line
+        0) is ``path: severity: message``."""
+        where = f"{self.path}:{self.line}" if self.line else self.path
         if self.column is not None:
             where += f":{self.column}"
         return f"{where}: {self.severity}: {self.message}"

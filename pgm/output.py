@@ -24,7 +24,7 @@ def check_output(out: Path, event: Path, records: list[Path]) -> None:
     """Refuse the event folder itself, a folder holding its records, or a repository."""
     out_real, event_real = out.resolve(), event.resolve()
     if out_real == event_real or out_real in event_real.parents:
-        raise OutputError(f"the output folder {out} contains the event folder {event}; "
+        raise OutputError(f"the output folder {out} contains the event folder {event_real}; "
                           "choose a folder of its own, e.g. the default EVENT/_site")
     if out_real.is_relative_to(event_real):
         # Records are found without following links, so their plain absolute paths say

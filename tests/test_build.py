@@ -260,6 +260,16 @@ def test_dangerous_output_folders_are_refused(tmp_path) -> None:
     assert (event / "round/g.gcg").is_file()
 
 
+
+def test_an_event_named_dot_is_named_by_its_path_in_a_refusal(tmp_path, monkeypatch) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
+                                         .read_bytes()})
+    monkeypatch.chdir(event)
+    result = run_build(".", "-o", str(tmp_path))
+    assert result.exit_code == 1
+    assert f"contains the event folder {event.resolve()};" in result.output
+
+
 def test_a_site_built_inside_the_event_is_never_read_as_records(tmp_path) -> None:
     """Each game folder of a site holds its record again (input.gcg): a site built to a
     folder of the event must not turn into more games when the event is built again,

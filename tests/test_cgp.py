@@ -72,6 +72,8 @@ def test_error_messages_name_the_field() -> None:
     assert first(empty + " ABC5DF/YXZ 0/0 0").startswith("racks: 'ABC5DF': '5' is not a tile")
     assert first(empty + " A/B 234R3/34 0") == "scores: '234R3/34' is not numbers separated by '/'"
     assert first(empty + " A/B 0/0 H") == "consecutive zero turns: 'H' is not a number"
+    assert first(empty + " ABC 0/0 0") == ("racks: 1 rack ('ABC'); expected 2, one per player, "
+                                           "separated by '/'")
     assert first(empty.replace("15", "6ZZZ6", 1) + " / 0/0 0") == (
         "3 'Z' tiles on the board, but the english set has 1")
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from click.testing import CliRunner
-from conftest import CORPUS
+from conftest import CORPUS, SAMPLE_GAMES
 
 from pgm.cli import main
 
@@ -65,7 +65,20 @@ def test_unknown_extension_is_an_error(tmp_path) -> None:
     other = tmp_path / "notes.txt"
     other.write_text("hello")
     result = run("check", str(other))
-    assert result.exit_code == 1 and "unknown record type" in result.output
+    assert result.exit_code == 1
+    # a problem of the whole file names no line
+    assert result.output.startswith(f"{other}: error: unknown record type")
+
+
+def test_an_event_folder_without_records_says_what_pgm_looks_for(tmp_path) -> None:
+    (tmp_path / "ev" / "_drafts").mkdir(parents=True)
+    (tmp_path / "ev" / "_drafts" / "g.gcg").write_bytes(
+        (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes())
+    result = run("build", str(tmp_path / "ev"), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 0 and "Built 0 records" in result.output
+    assert "No records found: pgm reads the .gcg, .gn and .cgp files" in result.output
+    assert "No records found" not in run("build", str(SAMPLE_GAMES), "-o",
+                                         str(tmp_path / "sample")).output
 
 
 def test_python_dash_m_runs_the_cli() -> None:

@@ -37,6 +37,8 @@ def test_symlinks_out_of_the_event_are_not_read(tmp_path) -> None:
     assert problems == [f"{event / 'link.gcg'}: links outside the event folder; skipped"]
     result = run_build(str(event), "-o", str(tmp_path / "o"))
     assert result.exit_code == 0 and not (tmp_path / "o/link").exists()
+    assert f"{event / 'link.gcg'}: warning: links outside the event folder; skipped\n" \
+        in result.output
     assert not (tmp_path / "o/linked-folder").exists()
 
 
