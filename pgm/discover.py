@@ -155,18 +155,22 @@ def _slugged(root: Path, relatives: list[str]) -> tuple[Source, ...]:
     return tuple(sources)
 
 
-_ROUND = re.compile(r"(?:^|[^a-z])(?:round|rd|r)[\s_-]*(\d+)", re.IGNORECASE)
-_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t)[\s_-]*(\d+)", re.IGNORECASE)
+_ROUND = re.compile(r"(?:^|[^a-z0-9])(?:round|rd|r)[\s_-]*(\d+)", re.IGNORECASE)
+_TABLE = re.compile(r"(?:^|[^a-z0-9])(?:table|board|tbl|t)[\s_-]*(\d+)", re.IGNORECASE)
+"""A word starting the name or after a separator: ``3rd-4th.gcg`` names no round."""
 
 
 def guess_round(relative: str) -> str | None:
-    """The round a path names (``round-03/...``, ``r3-...``), as a plain number."""
-    match = None
-    for part in relative.split("/"):
+    """The round a path names (``round-03/...``, ``r3-...``), as a plain number. The
+    innermost folder that names one decides; the file name only when no folder does, as
+    a record downloaded from elsewhere keeps the round of the event it came from."""
+    *folders, name = relative.split("/")
+    for part in reversed(folders):
         found = _ROUND.search(part)
         if found:
-            match = found
-    return str(int(match.group(1))) if match else None
+            return str(int(found.group(1)))
+    found = _ROUND.search(name)
+    return str(int(found.group(1))) if found else None
 
 
 def guess_table(relative: str) -> str | None:

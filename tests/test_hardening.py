@@ -18,7 +18,7 @@ from sitehelpers import make_event, run_build
 
 from pgm.config import load_configs
 from pgm.crossword import replay
-from pgm.discover import assign_slugs, find_records
+from pgm.discover import assign_slugs, find_records, guess_round
 from pgm.gcg import parse_gcg
 from pgm.output import MARKER
 
@@ -188,3 +188,14 @@ def test_fuzz_harness_runs_one_input(tmp_path) -> None:
     done = subprocess.run([sys.executable, str(ROOT / "fuzz/fuzz_readers.py"), str(sample)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("relative", "round_no"), [
+    ("round-1/table-1.gcg", "1"),
+    ("liwords/r2/liwords__r7_jesse.gcg", "2"),  # the event's folder, not the source's name
+    ("r9/round-2/x.gcg", "2"),                  # the innermost folder
+    ("open/r3-table-2.gcg", "3"),               # the file name when no folder names one
+    ("playoff/3rd-4th.gcg", None),              # an ordinal is no round
+])
+def test_the_folder_that_names_a_round_decides_it(relative, round_no) -> None:
+    assert guess_round(relative) == round_no
