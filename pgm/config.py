@@ -6,7 +6,9 @@ output layout) and ``#style`` (``theme``, ``css``, ``theme_dir``). A subfolder's
 ``config.txt`` files did; command-line options override both.
 
 Problems are collected, not raised: an unknown key is a warning naming the key and the
-file; a value of the wrong type is an error naming key, file and line.
+file; a value of the wrong type is an error naming key, file and line. The line is the
+key's own, also for keys nested under ``games:``. A ``games:`` entry that matches no
+record is a warning too: a misspelt ``draft: true`` entry would otherwise publish the game.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ import fnmatch
 import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pgm.diagnostics import Diagnostic, DiagnosticSink
+from pgm.discover import RECORD_EXTENSIONS
 
 if TYPE_CHECKING:
     import yaml
@@ -72,13 +75,22 @@ _ORIENTATIONS = ("numbered-rows", "lettered-rows")
 THEMES = ("default", "classic")
 
 
+class Glob(NamedTuple):
+    """One ``games:`` entry: the records its pattern matches get its settings."""
+
+    pattern: str
+    settings: dict[str, Any]
+    line: int
+    """Where the pattern is written: the warning when it matches no record points there."""
+
+
 @dataclass(frozen=True)
 class Overlay:
     """One ``event.yaml``: its folder, its game keys and its per-glob overrides."""
 
     folder: Path
     settings: dict[str, Any]
-    games: tuple[tuple[str, dict[str, Any]], ...] = ()
+    games: tuple[Glob, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,8 +127,8 @@ class ConfigSet:
         for overlay in found.overlays:
             values.update(overlay.settings)
             relative = record.relative_to(overlay.folder).as_posix()
-            for pattern, override in overlay.games:
-                if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(record.name, pattern):
+            for pattern, override, _ in overlay.games:
+                if _matches(pattern, relative, record.name):
                     values.update(override)
         return self._settings(values)
 
@@ -140,13 +152,25 @@ class ConfigSet:
         return any(d.severity.value == "error" for d in self.diagnostics)
 
 
+def _matches(pattern: str, relative: str, name: str) -> bool:
+    """A ``games:`` pattern names a record by its path below the overlay's folder or by
+    its file name alone."""
+    return fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(name, pattern)
+
+
 def load_configs(root: Path, folders: list[Path], overrides: dict[str, Any] | None = None
                  ) -> ConfigSet:
-    """Read ``event.yaml`` in ``root`` and in each of ``folders`` that has one."""
+    """Read ``event.yaml`` in ``root``, in each of ``folders`` and in the folders between.
+
+    ``folders`` are the folders that hold the event's records. Their records are the ones
+    ``games:`` entries are checked against; a caller that gives none has not looked for
+    records, so nothing is checked then (rather than every entry reported).
+    """
     diagnostics: list[Diagnostic] = []
     overlays: list[Overlay] = []
     event_values: dict[str, Any] = {}
-    for folder in [root] + [f for f in folders if f != root]:
+    records = _Records(folders)
+    for folder in _config_folders(root, folders):
         path = folder / CONFIG_NAME
         if not path.is_file():
             continue
@@ -154,12 +178,65 @@ def load_configs(root: Path, folders: list[Path], overrides: dict[str, Any] | No
         entries = _read_yaml(path, sink)
         overlay, event_part = _split_entries(entries, folder == root, sink, folder)
         overlays.append(Overlay(folder, overlay[0], overlay[1]))
+        records.check(overlays[-1], sink)
         if folder == root:
             event_values = event_part
-        diagnostics.extend(sink.items)
+        diagnostics.extend(sorted(sink.items, key=lambda d: d.line))  # in the file's order
     event_values.update({k: v for k, v in (overrides or {}).items() if v is not None})
     event = _event_config(event_values)
     return ConfigSet(root, event, overlays, diagnostics)
+
+
+def _config_folders(root: Path, folders: list[Path]) -> list[Path]:
+    """The root, then every folder from it down to each record folder, outermost first:
+    ``div/event.yaml`` applies to ``div/round-1/*.gcg`` although ``div`` holds no record."""
+    found = {root}
+    for folder in folders:
+        found.add(folder)
+        found.update(p for p in folder.parents if p.is_relative_to(root))
+    return sorted(found, key=lambda f: (len(f.parts), f))
+
+
+class _Records:
+    """The records of an event by folder, listed only when a ``games:`` entry needs them."""
+
+    def __init__(self, folders: list[Path]) -> None:
+        self._folders = folders
+        self._names: dict[Path, list[str]] | None = None
+
+    def check(self, overlay: Overlay, sink: DiagnosticSink) -> None:
+        """Warn about each ``games:`` entry of ``overlay`` that matches none of its records."""
+        if not overlay.games or not self._folders:
+            return
+        below = [(folder.relative_to(overlay.folder).as_posix(), names)
+                 for folder, names in self._by_folder().items()
+                 if folder.is_relative_to(overlay.folder)]
+        for glob in overlay.games:
+            if not any(_matches(glob.pattern, _joined(prefix, name), name)
+                       for prefix, names in below for name in names):
+                sink.warning(glob.line, f"games entry '{glob.pattern}' matches no record; "
+                                        "its settings apply to nothing")
+
+    def _by_folder(self) -> dict[Path, list[str]]:
+        if self._names is None:
+            self._names = {folder: _record_names(folder) for folder in set(self._folders)}
+        return self._names
+
+
+def _joined(prefix: str, name: str) -> str:
+    return name if prefix == "." else f"{prefix}/{name}"
+
+
+def _record_names(folder: Path) -> list[str]:
+    """The names of the records directly in ``folder``, as the search for records sees
+    them: a record extension, and not hidden."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    return [e.name for e in entries
+            if os.path.splitext(e.name)[1].lower() in RECORD_EXTENSIONS
+            and not e.name.startswith(".") and not e.is_dir()]
 
 
 def _event_config(values: dict[str, Any]) -> EventConfig:
@@ -173,8 +250,27 @@ def _event_config(values: dict[str, Any]) -> EventConfig:
 # YAML with line numbers
 
 
-def _read_yaml(path: Path, sink: DiagnosticSink) -> list[tuple[str, Any, int]]:
-    """Top-level (key, value, line) entries; syntax errors become diagnostics."""
+@dataclass(frozen=True)
+class _Entry:
+    """A top-level key of an ``event.yaml``: its value and where it and its parts are."""
+
+    key: str
+    value: Any
+    line: int
+    lines: dict[tuple[str, ...], int]
+    """The line of each key (or list item, by its index) nested in the value, by path."""
+
+    def line_of(self, *path: object) -> int:
+        """Where the nested key ``path`` is written; where its nearest enclosing key is
+        when the YAML does not tell (a key that came in through a ``<<`` merge)."""
+        names = tuple(str(p) for p in path)
+        while names and names not in self.lines:
+            names = names[:-1]
+        return self.lines[names] if names else self.line
+
+
+def _read_yaml(path: Path, sink: DiagnosticSink) -> list[_Entry]:
+    """The top-level entries; syntax errors become diagnostics."""
     import yaml  # only an event with an event.yaml pays for the YAML parser
 
     try:
@@ -196,8 +292,52 @@ def _read_yaml(path: Path, sink: DiagnosticSink) -> list[tuple[str, Any, int]]:
         sink.error(node.start_mark.line + 1, "the configuration must be a mapping of keys "
                                              "to values (key: value)")
         return []
-    return [(str(key.value), _value(value, sink), key.start_mark.line + 1)
+    return [_Entry(_name(key), _value(value, sink), key.start_mark.line + 1,
+                   _nested_lines(value, (), set()))
             for key, value in node.value]
+
+
+def _nested_lines(node: yaml.Node, path: tuple[str, ...], seen: set[int]
+                  ) -> dict[tuple[str, ...], int]:
+    """The line of every key and list item below ``node``, by its path. A node reached
+    again through an alias is not walked again: an alias may hold itself."""
+    import yaml
+
+    if id(node) in seen:
+        return {}
+    seen.add(id(node))
+    if isinstance(node, yaml.MappingNode):
+        parts = [(_loaded_name(key), key, value) for key, value in node.value]
+    elif isinstance(node, yaml.SequenceNode):
+        parts = [(str(index), item, item) for index, item in enumerate(node.value)]
+    else:
+        return {}
+    lines: dict[tuple[str, ...], int] = {}
+    for name, key, value in parts:
+        lines[(*path, name)] = key.start_mark.line + 1
+        lines.update(_nested_lines(value, (*path, name), seen))
+    return lines
+
+
+def _name(key: yaml.Node) -> str:
+    """A key as text; a list or mapping used as a key (which may hold itself through an
+    alias) is named by its kind only, and is reported as an unknown key."""
+    import yaml
+
+    return str(key.value) if isinstance(key, yaml.ScalarNode) else f"<{key.id}>"
+
+
+def _loaded_name(key: yaml.Node) -> str:
+    """A nested key as the loaded value names it (``true:`` is ``True``), so that a
+    diagnostic about that key finds its line."""
+    import yaml
+
+    if not isinstance(key, yaml.ScalarNode):
+        return _name(key)
+    try:
+        return str(yaml.constructor.SafeConstructor().construct_object(key))
+    except (yaml.YAMLError, ValueError):
+        return str(key.value)
 
 
 def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:
@@ -210,9 +350,10 @@ def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:
         return None
 
 
-def _check_event_value(event: dict[str, Any], key: str, line: int, sink: DiagnosticSink,
+def _check_event_value(event: dict[str, Any], entry: _Entry, sink: DiagnosticSink,
                        folder: Path) -> None:
     """Values that must name something real: checked here, where the line is known."""
+    key, line = entry.key, entry.line
     value = event.get(key)
     if value is None:
         return
@@ -222,7 +363,9 @@ def _check_event_value(event: dict[str, Any], key: str, line: int, sink: Diagnos
         del event[key]
     elif key in ("css", "theme_dir"):
         names = value if isinstance(value, list) else [value]
-        for name in names:
+        for index, name in enumerate(names):
+            # A file of a css list is reported on its own line.
+            line = entry.line_of(index) if isinstance(entry.value, list) else entry.line
             path = (folder / name).resolve()
             wanted = path.is_dir() if key == "theme_dir" else path.is_file()
             if not path.is_relative_to(folder.resolve()):
@@ -236,25 +379,20 @@ def _check_event_value(event: dict[str, Any], key: str, line: int, sink: Diagnos
             return
 
 
-Globs = tuple[tuple[str, dict[str, Any]], ...]
-
-
-def _split_entries(entries: list[tuple[str, Any, int]], is_root: bool, sink: DiagnosticSink,
-                   folder: Path) -> tuple[tuple[dict[str, Any], Globs], dict[str, Any]]:
+def _split_entries(entries: list[_Entry], is_root: bool, sink: DiagnosticSink,
+                   folder: Path) -> tuple[tuple[dict[str, Any], tuple[Glob, ...]], dict[str, Any]]:
     game: dict[str, Any] = {}
     event: dict[str, Any] = {}
-    globs: tuple[tuple[str, dict[str, Any]], ...] = ()
-    for key, value, line in entries:
+    globs: tuple[Glob, ...] = ()
+    for entry in entries:
+        key, value, line = entry.key, entry.value, entry.line
         if key == "games":
-            globs = _games(value, line, sink)
+            globs = _games(entry, sink)
         elif key in _GAME_KEYS and (key != "title" or not is_root):
-            _typed(game, key, value, _GAME_KEYS[key], line, sink)
-            if key == "orientation" and game.get(key) not in (None, *_ORIENTATIONS):
-                sink.error(line, f"key 'orientation' must be one of {', '.join(_ORIENTATIONS)}")
-                del game[key]
+            _game_key(game, key, value, line, sink)
         elif key in _EVENT_KEYS and is_root:
             _typed(event, key, value, _EVENT_KEYS[key], line, sink)
-            _check_event_value(event, key, line, sink, folder)
+            _check_event_value(event, entry, sink, folder)
             if key == "theme" and event.get(key) not in (None, *THEMES):
                 sink.error(line, f"key 'theme' must be one of {', '.join(THEMES)} "
                                  "(use theme_dir for your own templates)")
@@ -268,6 +406,15 @@ def _split_entries(entries: list[tuple[str, Any, int]], is_root: bool, sink: Dia
     if is_root:
         event["defaults"] = replace(GameSettings(), **game)
     return (game, globs), event
+
+
+def _game_key(target: dict[str, Any], key: str, value: Any, line: int,
+              sink: DiagnosticSink) -> None:
+    """A game key, checked alike wherever it is set: in a file or under ``games:``."""
+    _typed(target, key, value, _GAME_KEYS[key], line, sink)
+    if key == "orientation" and target.get(key) not in (None, *_ORIENTATIONS):
+        sink.error(line, f"key 'orientation' must be one of {', '.join(_ORIENTATIONS)}")
+        del target[key]
 
 
 def _typed(target: dict[str, Any], key: str, value: Any, kind: type, line: int,
@@ -290,23 +437,26 @@ def _typed(target: dict[str, Any], key: str, value: Any, kind: type, line: int,
     sink.error(line, f"key '{key}' must be {wanted}, not {_describe(value)}")
 
 
-def _games(value: Any, line: int, sink: DiagnosticSink) -> tuple[tuple[str, dict[str, Any]], ...]:
-    if not isinstance(value, dict):
-        sink.error(line, "key 'games' must map file names or globs to settings, "
-                         "e.g. 'round-1/*.gcg: {round: 1}'")
+def _games(entry: _Entry, sink: DiagnosticSink) -> tuple[Glob, ...]:
+    """The ``games:`` entries; each problem is reported on the line of its own key."""
+    if not isinstance(entry.value, dict):
+        sink.error(entry.line, "key 'games' must map file names or globs to settings, "
+                               "e.g. 'round-1/*.gcg: {round: 1}'")
         return ()
     result = []
-    for pattern, settings in value.items():
+    for pattern, settings in entry.value.items():
+        line = entry.line_of(pattern)
         if not isinstance(settings, dict):
             sink.error(line, f"key 'games' -> '{pattern}' must be a mapping of settings")
             continue
         override: dict[str, Any] = {}
         for key, item in settings.items():
             if key in _GAME_KEYS:
-                _typed(override, str(key), item, _GAME_KEYS[str(key)], line, sink)
+                _game_key(override, str(key), item, entry.line_of(pattern, key), sink)
             else:
-                sink.warning(line, f"unknown key '{key}' under games -> '{pattern}' ignored")
-        result.append((str(pattern), override))
+                sink.warning(entry.line_of(pattern, key),
+                             f"unknown key '{key}' under games -> '{pattern}' ignored")
+        result.append(Glob(str(pattern), override, line))
     return tuple(result)
 
 
