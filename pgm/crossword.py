@@ -129,7 +129,22 @@ class _Replay:
             state = step.state
             if event.racks_after:
                 self._check_stated_racks(event.racks_after)
+        self._check_ending()
         return None
+
+    def _check_ending(self) -> None:
+        """The player who goes out scores the tiles left on the other racks, on a line of
+        its own: a record that stops at the play going out has scores short of final,
+        which the index would show as the result."""
+        last = self.steps[-1] if self.steps else None
+        if last is None or last.event.kind is not EventKind.PLAY:
+            return
+        state = last.state
+        if state.game_over and state.bag == 0 and state.rack_sizes[last.player] <= 0:
+            self.sink.warning(last.event.line, f"{last.event.nick} went out, but the record "
+                                               "ends without the points for the tiles left on "
+                                               "the other racks (a line like '>nick: (TILES) "
+                                               "+N'): the final scores are short of them")
 
     def _check_stated_racks(self, racks: tuple[tuple[int, str, int], ...]) -> None:
         for _seat, text, line in racks:

@@ -121,6 +121,20 @@ def test_going_out_ends_the_game_and_end_rack_points_are_checked() -> None:
         messages(bad)
 
 
+def test_a_record_stopping_at_the_play_going_out_is_warned_of() -> None:
+    """Without the line that scores the tiles left over, the final scores are short."""
+    whole = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    assert not [d for d in replay(parse_gcg(whole, "g")).diagnostics if "went out" in d.message]
+    cut = whole.rstrip().rsplit(b"\n", 1)[0] + b"\n"  # without ">cesar:  (DEINIR) +14 363"
+    game = replay(parse_gcg(cut, "g"))
+    out = game.turns[-1]
+    assert game.complete and out.event.kind.value == "play" and out.position.bag == 0
+    assert [str(d) for d in game.diagnostics if "went out" in d.message] == [
+        f"g:{out.event.line}: warning: cesar went out, but the record ends without the points "
+        "for the tiles left on the other racks (a line like '>nick: (TILES) +N'): the final "
+        "scores are short of them"]
+
+
 def test_international_end_of_game_is_accepted() -> None:
     game = replay(parse_gcg((CORPUS / "gcg/quackle__fivepoint.gcg").read_bytes(), "f"))
     assert not [m for m in messages(game) if "worth" in m]
