@@ -149,8 +149,7 @@ def _read_event(options: BuildOptions, out: Path) -> tuple[_Event, list[str]]:
         check_output(out, root, _records_below(out, root, sources))
     except OutputError as exc:
         raise BuildError(str(exc)) from None
-    folders = sorted(Path(root, name) for name in {r.rpartition("/")[0] for r in found})
-    configs = load_configs(root, folders, {"base_url": options.base_url})
+    configs = load_configs(root, found, {"base_url": options.base_url})
     if configs.has_errors:
         raise BuildError("the event configuration has errors:\n" +
                          "\n".join(str(d) for d in configs.diagnostics))

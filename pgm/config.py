@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pgm.diagnostics import Diagnostic, DiagnosticSink
-from pgm.discover import RECORD_EXTENSIONS
 
 if TYPE_CHECKING:
     import yaml
@@ -158,19 +157,23 @@ def _matches(pattern: str, relative: str, name: str) -> bool:
     return fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(name, pattern)
 
 
-def load_configs(root: Path, folders: list[Path], overrides: dict[str, Any] | None = None
+def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | None = None
                  ) -> ConfigSet:
-    """Read ``event.yaml`` in ``root``, in each of ``folders`` and in the folders between.
+    """Read ``event.yaml`` in ``root`` and in every folder from it down to each record.
 
-    ``folders`` are the folders that hold the event's records. Their records are the ones
-    ``games:`` entries are checked against; a caller that gives none has not looked for
-    records, so nothing is checked then (rather than every entry reported).
+    ``records`` are the event's records as found below ``root`` ('/' separators):
+    ``games:`` entries are checked against them. A caller that gives none has not looked
+    for records, so nothing is checked then (rather than every entry reported).
     """
     diagnostics: list[Diagnostic] = []
     overlays: list[Overlay] = []
     event_values: dict[str, Any] = {}
-    records = _Records(folders)
-    for folder in _config_folders(root, folders):
+    by_folder: dict[Path, list[str]] = {}
+    for relative in records:
+        folder, _, name = relative.rpartition("/")
+        by_folder.setdefault(Path(root, folder), []).append(name)
+    checker = _Records(by_folder)
+    for folder in _config_folders(root, list(by_folder)):
         path = folder / CONFIG_NAME
         if not path.is_file():
             continue
@@ -178,7 +181,7 @@ def load_configs(root: Path, folders: list[Path], overrides: dict[str, Any] | No
         entries = _read_yaml(path, sink)
         overlay, event_part = _split_entries(entries, folder == root, sink, folder)
         overlays.append(Overlay(folder, overlay[0], overlay[1]))
-        records.check(overlays[-1], sink)
+        checker.check(overlays[-1], sink)
         if folder == root:
             event_values = event_part
         diagnostics.extend(sorted(sink.items, key=lambda d: d.line))  # in the file's order
@@ -198,18 +201,17 @@ def _config_folders(root: Path, folders: list[Path]) -> list[Path]:
 
 
 class _Records:
-    """The records of an event by folder, listed only when a ``games:`` entry needs them."""
+    """The event's record names by folder, which ``games:`` entries must match."""
 
-    def __init__(self, folders: list[Path]) -> None:
-        self._folders = folders
-        self._names: dict[Path, list[str]] | None = None
+    def __init__(self, by_folder: dict[Path, list[str]]) -> None:
+        self._by_folder = by_folder
 
     def check(self, overlay: Overlay, sink: DiagnosticSink) -> None:
         """Warn about each ``games:`` entry of ``overlay`` that matches none of its records."""
-        if not overlay.games or not self._folders:
+        if not overlay.games or not self._by_folder:
             return
         below = [(folder.relative_to(overlay.folder).as_posix(), names)
-                 for folder, names in self._by_folder().items()
+                 for folder, names in self._by_folder.items()
                  if folder.is_relative_to(overlay.folder)]
         for glob in overlay.games:
             if not any(_matches(glob.pattern, _joined(prefix, name), name)
@@ -217,26 +219,9 @@ class _Records:
                 sink.warning(glob.line, f"games entry '{glob.pattern}' matches no record; "
                                         "its settings apply to nothing")
 
-    def _by_folder(self) -> dict[Path, list[str]]:
-        if self._names is None:
-            self._names = {folder: _record_names(folder) for folder in set(self._folders)}
-        return self._names
-
 
 def _joined(prefix: str, name: str) -> str:
     return name if prefix == "." else f"{prefix}/{name}"
-
-
-def _record_names(folder: Path) -> list[str]:
-    """The names of the records directly in ``folder``, as the search for records sees
-    them: a record extension, and not hidden."""
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return []
-    return [e.name for e in entries
-            if os.path.splitext(e.name)[1].lower() in RECORD_EXTENSIONS
-            and not e.name.startswith(".") and not e.is_dir()]
 
 
 def _event_config(values: dict[str, Any]) -> EventConfig:
