@@ -12,9 +12,11 @@ progress, which follow the game themselves.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -27,13 +29,34 @@ from pgm.discover import RECORD_EXTENSIONS
 Report = Callable[[BuildResult | BuildError], None]
 
 
-def _relevant(out: Path, change: watchfiles.Change, path: str) -> bool:
-    """Records, event.yaml files and theme files count; the output and editors' temporary
-    files do not."""
+WATCHED_SUFFIXES = RECORD_EXTENSIONS + (".yaml", ".html", ".css", ".js")
+
+
+def _relevant(event: Path, out: Path, change: watchfiles.Change, path: str) -> bool:
+    """Records, event.yaml files and theme files count, and so do folders coming or going
+    where records are searched; the output (and the folders on the way to it, which the
+    build makes) and editors' temporary files do not, or every build would start another."""
     candidate = Path(path)
-    if candidate.is_relative_to(out) or candidate.name.startswith((".", "~")):
+    if candidate.is_relative_to(out) or out.is_relative_to(candidate) \
+            or candidate.name.startswith((".", "~")):
         return False
-    return candidate.suffix.lower() in RECORD_EXTENSIONS + (".yaml", ".html", ".css", ".js")
+    if candidate.suffix.lower() in WATCHED_SUFFIXES:
+        return True
+    return _folder_came_or_went(event, change, candidate)
+
+
+def _folder_came_or_went(event: Path, change: watchfiles.Change, path: Path) -> bool:
+    """A folder renamed or moved in is reported alone, not the records it brings, and one
+    moved out takes its records along unreported. A path gone can no longer be looked at,
+    so a name without a suffix counts when deleted (a folder's name seldom has one).
+    Folders pgm does not search (hidden, or starting with '_') never count."""
+    if change == watchfiles.Change.added:
+        if not path.is_dir():
+            return False
+    elif change != watchfiles.Change.deleted or path.suffix:
+        return False
+    below = path.relative_to(event).parts if path.is_relative_to(event) else (path.name,)
+    return not any(part.startswith((".", "_")) for part in below)
 
 
 def rebuild(options: BuildOptions, report: Report) -> BuildResult | None:
@@ -57,7 +80,8 @@ def watch(options: BuildOptions, report: Report, stop: threading.Event | None = 
         on_build()
     for changes in watchfiles.watch(options.event_dir, stop_event=stop, debounce=50,
                                     step=20, rust_timeout=500, yield_on_timeout=False,
-                                    watch_filter=partial(_relevant, out)):
+                                    watch_filter=partial(_relevant,
+                                                         options.event_dir.resolve(), out)):
         if changes:
             rebuild(options, report)
             if on_build:
@@ -126,7 +150,7 @@ def serve(options: BuildOptions, port: int, report: Report,
           stop: threading.Event | None = None) -> None:
     """Build into a temporary folder, serve it on 127.0.0.1:``port`` and keep it current."""
     stop = stop or threading.Event()
-    with tempfile.TemporaryDirectory(prefix="pgm-serve-") as temp:
+    with _terminate_as_interrupt(), tempfile.TemporaryDirectory(prefix="pgm-serve-") as temp:
         out = Path(temp) / "site"
         preview = BuildOptions(options.event_dir, out, options.strict, options.base_url)
         version = [0]
@@ -152,6 +176,26 @@ def serve(options: BuildOptions, port: int, report: Report,
         try:
             stop.wait()
         finally:
+            stop.set()  # after Ctrl-C too: the watcher must not write into a removed folder
             server.shutdown()
             server.server_close()
             watcher.join(timeout=5)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """``kill`` (SIGTERM) stops the preview the way Ctrl-C does, so its temporary folder
+    is removed either way; the previous handler is put back afterwards. Only the main
+    thread may set handlers; elsewhere the caller's ``stop`` event is the way out."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt

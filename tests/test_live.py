@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import pytest
+import watchfiles
 from conftest import CORPUS
 from sitehelpers import make_event, record_prefix
 
 from pgm.build import BuildOptions, build
-from pgm.live import serve, watch
+from pgm.live import _relevant, serve, watch
 
 RECORD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
 
@@ -78,6 +86,64 @@ def test_watch_rebuilds_when_a_record_is_saved(tmp_path) -> None:
         stop.set()
         thread.join(timeout=10)
     assert not thread.is_alive()
+
+
+def test_watch_rebuilds_when_a_folder_is_renamed_moved_in_or_moved_out(tmp_path) -> None:
+    # The watcher reports such a folder alone, not the records inside it.
+    event = make_event(tmp_path / "ev", {"r2/board-1.gcg": RECORD, "board-0.gcg": prefix(4)})
+    elsewhere = make_event(tmp_path / "elsewhere", {"r5/board-5.gcg": prefix(6)})
+    out = tmp_path / "site"
+    stop = threading.Event()
+    thread = threading.Thread(target=watch, args=(BuildOptions(event, out), lambda r: None,
+                                                  stop), daemon=True)
+    thread.start()
+    try:
+        assert wait_for(lambda: (out / "r2/board-1/index.html").is_file())
+        time.sleep(0.3)  # let the watcher settle before the folders move
+        (event / "r2").rename(event / "r9")
+        assert wait_for(lambda: (out / "r9/board-1/index.html").is_file())
+        assert wait_for(lambda: not (out / "r2/board-1").exists())
+        (elsewhere / "r5").rename(event / "r5")
+        assert wait_for(lambda: (out / "r5/board-5/6.html").is_file())
+        (event / "r9").rename(tmp_path / "moved-out")
+        assert wait_for(lambda: not (out / "r9/board-1").exists())
+        assert (out / "r5/board-5/6.html").is_file()
+        assert (out / "board-0/4.html").is_file()
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+def test_folders_the_build_writes_or_editors_keep_never_start_a_rebuild(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"r1/board-1.gcg": RECORD, ".git/HEAD": "ref\n",
+                                         "_drafts/board-2.gcg": RECORD})
+    out = event / "public" / "site"
+    for folder in (out, out / "r1" / "board-1", event / ".git" / "objects" / "ab"):
+        folder.mkdir(parents=True)
+    added, deleted = watchfiles.Change.added, watchfiles.Change.deleted
+
+    def relevant(change: watchfiles.Change, path: Path) -> bool:
+        return _relevant(event, out, change, str(path))
+
+    # the output folder, the folder the build makes on the way to it, and what is inside
+    assert not relevant(added, out)
+    assert not relevant(added, event / "public")
+    assert not relevant(deleted, out / "r1" / "board-1")
+    assert not relevant(added, out / "r1" / "board-1" / "3.html")
+    # hidden folders, folders pgm does not search, editors' files
+    assert not relevant(added, event / ".git" / "objects" / "ab")
+    assert not relevant(deleted, event / "_drafts")
+    assert not relevant(deleted, event / "r1" / ".board-1.gcg.swp")
+    assert not relevant(added, event / "r1" / "board-1.gcg~")
+    # a folder changing its metadata, or a file without a suffix appearing
+    assert not relevant(watchfiles.Change.modified, event / "r1")
+    (event / "NOTES").write_text("remember the tiles\n")
+    assert not relevant(added, event / "NOTES")
+    # folders coming and going where records are searched
+    assert relevant(added, event / "r1")
+    assert relevant(deleted, event / "r7")
+    assert relevant(deleted, event / "r1" / "board-1.gcg")
 
 
 def test_readers_never_get_a_torn_page_or_a_404_during_rewrites(tmp_path) -> None:
@@ -147,3 +213,75 @@ def test_serve_builds_into_a_temporary_folder_and_reloads(tmp_path) -> None:
         stop.set()
         thread.join(timeout=10)
     assert not Path(str(where["out"])).exists()
+
+
+@contextlib.contextmanager
+def serve_process(event: Path, temp: Path) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
+    """``pgm serve`` as a user runs it, with its temporary folders in ``temp``; the lines
+    it prints are collected as they come. Killed on the way out if still running."""
+    lines: list[str] = []
+    with subprocess.Popen([sys.executable, "-m", "pgm", "serve", str(event), "--port", "0"],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True,
+                          env={**os.environ, "TMPDIR": str(temp)}) as process:
+        reader = threading.Thread(target=lambda: lines.extend(process.stderr or ()),
+                                  daemon=True)
+        reader.start()
+        try:
+            yield process, lines
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            reader.join(timeout=10)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is POSIX")
+def test_serve_removes_its_temporary_folder_when_killed(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5)})
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    with serve_process(event, temp) as (process, lines):
+        assert wait_for(lambda: any("Serving" in line for line in lines), 60)
+        url = next(line for line in lines if "Serving" in line).split(" at ")[1].split()[0]
+        assert fetch(url + "board-1/5.html")[0] == 200
+        assert list(temp.glob("pgm-serve-*/site/board-1"))
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0  # a clean stop, as after Ctrl-C
+    assert not list(temp.glob("pgm-serve-*"))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is POSIX")
+def test_serve_stops_on_sigterm_like_ctrl_c_and_puts_the_handler_back(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5)})
+    caught: list[int] = []
+
+    def handler(signum: int, frame: object) -> None:
+        caught.append(signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    where: dict[str, Path] = {}
+    stop, ended = threading.Event(), threading.Event()
+
+    def kill(url: str) -> None:
+        fetch(url)
+        os.kill(os.getpid(), signal.SIGTERM)
+        if not ended.wait(30):
+            stop.set()  # the signal did not stop it: end the test instead of hanging
+
+    def ready(url: str, out: Path) -> None:
+        where["out"] = out
+        threading.Thread(target=kill, args=(url,), daemon=True).start()
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            try:
+                serve(BuildOptions(event), 0, lambda r: None, ready, stop)
+            finally:
+                ended.set()
+        after = signal.getsignal(signal.SIGTERM)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert not caught  # serve's handler took the signal, not the one it replaced
+    assert after is handler
+    assert not where["out"].exists()
