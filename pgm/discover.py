@@ -155,9 +155,10 @@ def _slugged(root: Path, relatives: list[str]) -> tuple[Source, ...]:
     return tuple(sources)
 
 
-_ROUND = re.compile(r"(?:^|[^a-z0-9])(?:round|rd|r)[\s_-]*(\d+)", re.IGNORECASE)
-_TABLE = re.compile(r"(?:^|[^a-z0-9])(?:table|board|tbl|t)[\s_-]*(\d+)", re.IGNORECASE)
-"""A word starting the name or after a separator: ``3rd-4th.gcg`` names no round."""
+_ROUND = re.compile(r"(?:^|[^a-z])(?:round|(?<![0-9])rd|r)[\s_-]*(\d+)", re.IGNORECASE)
+_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t)[\s_-]*(\d+)", re.IGNORECASE)
+"""A word after a digit counts (``r3t5``, ``nsc2024r3``), but not the ``rd`` of an
+ordinal: ``3rd-4th.gcg`` names no round."""
 
 
 def guess_round(relative: str) -> str | None:

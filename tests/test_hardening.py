@@ -18,7 +18,7 @@ from sitehelpers import make_event, run_build
 
 from pgm.config import load_configs
 from pgm.crossword import replay
-from pgm.discover import assign_slugs, find_records, guess_round
+from pgm.discover import assign_slugs, find_records, guess_round, guess_table
 from pgm.gcg import parse_gcg
 from pgm.output import MARKER
 
@@ -196,6 +196,15 @@ def test_fuzz_harness_runs_one_input(tmp_path) -> None:
     ("r9/round-2/x.gcg", "2"),                  # the innermost folder
     ("open/r3-table-2.gcg", "3"),               # the file name when no folder names one
     ("playoff/3rd-4th.gcg", None),              # an ordinal is no round
+    ("nsc2024r3/g.gcg", "3"),                   # a word right after a number
+    ("r3t5.gcg", "3"),
 ])
 def test_the_folder_that_names_a_round_decides_it(relative, round_no) -> None:
     assert guess_round(relative) == round_no
+
+
+@pytest.mark.parametrize(("relative", "table"), [
+    ("round-1/table-12.gcg", "12"), ("r3t5.gcg", "5"), ("R1T2.gcg", "2"),
+    ("round3table5.gcg", "5"), ("playoff/3rd-4th.gcg", None)])
+def test_the_file_name_names_the_table(relative, table) -> None:
+    assert guess_table(relative) == table
