@@ -29,34 +29,40 @@ from pgm.discover import RECORD_EXTENSIONS
 Report = Callable[[BuildResult | BuildError], None]
 
 
-WATCHED_SUFFIXES = RECORD_EXTENSIONS + (".yaml", ".html", ".css", ".js")
+_SEARCHED_SUFFIXES = RECORD_EXTENSIONS + (".yaml",)
+_THEME_SUFFIXES = (".html", ".css", ".js")
 
 
 def _relevant(event: Path, out: Path, change: watchfiles.Change, path: str) -> bool:
     """Records, event.yaml files and theme files count, and so do folders coming or going
-    where records are searched; the output (and the folders on the way to it, which the
-    build makes) and editors' temporary files do not, or every build would start another."""
+    where records are searched. The output (and the folders on the way to it, which the
+    build makes), anything in a hidden folder (the build's staging folder beside the
+    output, .git) and editors' temporary files do not, or every build would start another.
+    Records and folders in a folder starting with '_' do not either (pgm does not search
+    it), but theme files there do: a theme folder is often named so."""
     candidate = Path(path)
     if candidate.is_relative_to(out) or out.is_relative_to(candidate) \
-            or candidate.name.startswith((".", "~")):
+            or candidate.name.startswith("~"):
         return False
-    if candidate.suffix.lower() in WATCHED_SUFFIXES:
+    below = candidate.relative_to(event).parts if candidate.is_relative_to(event) \
+        else (candidate.name,)
+    if any(part.startswith(".") for part in below):
+        return False
+    suffix = candidate.suffix.lower()
+    if suffix in _THEME_SUFFIXES:
         return True
-    return _folder_came_or_went(event, change, candidate)
+    if any(part.startswith("_") for part in below):
+        return False
+    return suffix in _SEARCHED_SUFFIXES or _folder_came_or_went(change, candidate)
 
 
-def _folder_came_or_went(event: Path, change: watchfiles.Change, path: Path) -> bool:
+def _folder_came_or_went(change: watchfiles.Change, path: Path) -> bool:
     """A folder renamed or moved in is reported alone, not the records it brings, and one
     moved out takes its records along unreported. A path gone can no longer be looked at,
-    so a name without a suffix counts when deleted (a folder's name seldom has one).
-    Folders pgm does not search (hidden, or starting with '_') never count."""
+    so a name without a suffix counts when deleted (a folder's name seldom has one)."""
     if change == watchfiles.Change.added:
-        if not path.is_dir():
-            return False
-    elif change != watchfiles.Change.deleted or path.suffix:
-        return False
-    below = path.relative_to(event).parts if path.is_relative_to(event) else (path.name,)
-    return not any(part.startswith((".", "_")) for part in below)
+        return path.is_dir()
+    return change == watchfiles.Change.deleted and not path.suffix
 
 
 def rebuild(options: BuildOptions, report: Report) -> BuildResult | None:
@@ -164,22 +170,33 @@ def serve(options: BuildOptions, port: int, report: Report,
         watcher = threading.Thread(target=watch, args=(preview, report, stop, built),
                                    daemon=True)
         watcher.start()
-        first.wait()
-        server = ThreadingHTTPServer(("127.0.0.1", port),
-                                     partial(handler, directory=str(out)))
-        server.daemon_threads = True
-        url = f"http://127.0.0.1:{server.server_address[1]}/"
-        if ready:
-            ready(url, out)
-        serving = threading.Thread(target=server.serve_forever, daemon=True)
-        serving.start()
         try:
-            stop.wait()
+            _serve_once_built(out, port, handler, first, stop, ready)
         finally:
-            stop.set()  # after Ctrl-C too: the watcher must not write into a removed folder
-            server.shutdown()
-            server.server_close()
-            watcher.join(timeout=5)
+            # after Ctrl-C too, even during the first build: the watcher must finish the
+            # build under way before its folder is removed
+            stop.set()
+            watcher.join()
+
+
+def _serve_once_built(out: Path, port: int, handler: type[_PreviewHandler],
+                      first: threading.Event, stop: threading.Event,
+                      ready: Callable[[str, Path], None] | None) -> None:
+    """Serve ``out`` from when its first build is done until ``stop`` is set."""
+    while not first.wait(0.1):
+        if stop.is_set():
+            return
+    server = ThreadingHTTPServer(("127.0.0.1", port), partial(handler, directory=str(out)))
+    server.daemon_threads = True
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    if ready:
+        ready(url, out)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        stop.wait()
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @contextlib.contextmanager

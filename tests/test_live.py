@@ -131,9 +131,16 @@ def test_folders_the_build_writes_or_editors_keep_never_start_a_rebuild(tmp_path
     assert not relevant(added, event / "public")
     assert not relevant(deleted, out / "r1" / "board-1")
     assert not relevant(added, out / "r1" / "board-1" / "3.html")
-    # hidden folders, folders pgm does not search, editors' files
+    # hidden folders, folders pgm does not search, editors' files, also what is in them
     assert not relevant(added, event / ".git" / "objects" / "ab")
     assert not relevant(deleted, event / "_drafts")
+    assert not relevant(watchfiles.Change.modified, event / "_drafts" / "board-2.gcg")
+    staging = event / "public" / ".site.pgm-new-77"
+    assert not relevant(added, staging / "r1" / "board-1" / "3.html")
+    assert not relevant(added, staging / "static" / "pgm.css")
+    assert not relevant(watchfiles.Change.modified, event / ".venv" / "lib" / "x.js")
+    # a theme folder pgm does not search for records is still watched
+    assert relevant(watchfiles.Change.modified, event / "_theme" / "turn.html")
     assert not relevant(deleted, event / "r1" / ".board-1.gcg.swp")
     assert not relevant(added, event / "r1" / "board-1.gcg~")
     # a folder changing its metadata, or a file without a suffix appearing
@@ -248,6 +255,21 @@ def test_serve_removes_its_temporary_folder_when_killed(tmp_path) -> None:
         assert list(temp.glob("pgm-serve-*/site/board-1"))
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=30) == 0  # a clean stop, as after Ctrl-C
+    assert not list(temp.glob("pgm-serve-*"))
+
+
+def test_serve_killed_during_its_first_build_cleans_up_too(tmp_path) -> None:
+    """The signal lands while the watcher is still writing the first site: serve waits
+    for that build to end, then removes the folder."""
+    event = make_event(tmp_path / "ev", {f"r{n % 8}/board-{n}.gcg": RECORD for n in range(160)})
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    with serve_process(event, temp) as (process, lines):
+        # the first build is writing its staging folder
+        assert wait_for(lambda: list(temp.glob("pgm-serve-*/.site.pgm-new-*/r*")), 60)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+        assert not any("Serving" in line for line in lines)  # stopped before serving
     assert not list(temp.glob("pgm-serve-*"))
 
 
