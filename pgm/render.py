@@ -11,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import os
 import re
+import tempfile
 from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
@@ -135,10 +137,24 @@ _CODE_STAMP = hashlib.sha256(b"\0".join((__version__.encode(), jinja2.__version_
 
 
 def _code_cache() -> jinja2.BytecodeCache | None:
+    if not _in_a_temp_folder():
+        return None
     try:
         return _TemplateCodeCache(pattern="pgm-%s.cache")
     except (OSError, RuntimeError):  # no private temp folder for this user
         return None
+
+
+def _in_a_temp_folder() -> bool:
+    """Whether the temp folder is one: with none writable, Python falls back to the
+    current folder, usually the event's, where a cache folder must not appear."""
+    temp = tempfile.gettempdir()
+    named = [os.environ.get(name) for name in ("TMPDIR", "TEMP", "TMP")]
+    return temp in {os.path.abspath(path) for path in named + _SYSTEM_TEMP if path}
+
+
+_SYSTEM_TEMP = ["/tmp", "/var/tmp", "/usr/tmp"]
+"""Where Python looks for a temp folder after the environment's, before the current folder."""
 
 
 class _Environment(jinja2.Environment):

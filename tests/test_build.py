@@ -358,6 +358,7 @@ def code_cache(tmp_path, monkeypatch):
     anew, as a new run of pgm makes them."""
     temp = tmp_path / "temp"
     temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
     pgm.render._environment.cache_clear()
     yield temp
@@ -395,6 +396,18 @@ def test_compiled_templates_are_kept_for_the_next_run(tmp_path, code_cache, monk
     monkeypatch.setattr(pgm.render, "_CODE_STAMP", "another pgm")
     assert _build_as_a_new_run(event, tmp_path / "third") == first
     assert "turn.html" in compiled
+
+
+def test_without_a_temp_folder_no_cache_appears_in_the_current_folder(tmp_path, code_cache,
+                                                                        monkeypatch):
+    """Python's last resort for a temp folder is the current one, here the event's."""
+    event = make_event(tmp_path / "ev", {"g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
+                                         .read_bytes()})
+    monkeypatch.chdir(event)
+    monkeypatch.delenv("TMPDIR")
+    monkeypatch.setattr(tempfile, "tempdir", str(event))
+    assert _build_as_a_new_run(event, tmp_path / "o")
+    assert sorted(p.name for p in event.iterdir()) == ["g.gcg"]
 
 
 def test_a_damaged_or_unusable_template_cache_is_passed_by(tmp_path, code_cache):
