@@ -100,8 +100,9 @@ def _summary(result: BuildResult) -> str:
         lines.append("Records with errors (rendered up to the problem): " +
                      ", ".join(result.broken_games))
     if not result.games:
-        lines.append("No records found: pgm reads the .gcg, .gn and .cgp files in the event "
-                     "folder and its subfolders (not in folders whose name starts with . or _).")
+        lines.append("No games to show: pgm reads the .gcg, .gn and .cgp files in the event "
+                     "folder and its subfolders (not in folders whose name starts with . or _, "
+                     "nor in sites pgm built) and leaves out games marked draft in event.yaml.")
     return "\n".join(lines)
 
 
