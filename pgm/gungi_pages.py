@@ -33,7 +33,7 @@ from pgm.gungi_view import (
     status_lines,
 )
 from pgm.markdown import render_markdown
-from pgm.page_parts import game_json_text, navigation, with_site_keys
+from pgm.page_parts import game_json_text, navigation, rows_so_far, with_site_keys
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.gn"
@@ -135,7 +135,7 @@ def _ply_context(entry: GameEntry, game: GungiReplay, index: int, move_text: str
         sides=side_views(after, game.record), status=status_lines(after),
         comments=comment_blocks(game.record.comments_after(number), allow_html),
         problems=list(problems), current=number, nav=navigation(number, total),
-        plies=base["plies"][:number] if base["spoiler_free"] else base["plies"])
+        plies=rows_so_far(base["plies"], number, base["spoiler_free"]))
 
 
 def problems_by_ply(game: GungiReplay) -> Problems:

@@ -20,7 +20,7 @@ from pgm.crossword_turns import NoteView
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.markdown import render_markdown
-from pgm.page_parts import game_json_text, navigation, with_site_keys
+from pgm.page_parts import game_json_text, navigation, rows_so_far, with_site_keys
 from pgm.site_model import GameEntry
 from pgm.upwords import UpwordsGame
 from pgm.upwords_report import game_report
@@ -97,14 +97,8 @@ def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[st
         game_over=turn.position.game_over,
         notes=[NoteView(n.kind, render_markdown(n.text, allow_html)) for n in turn.event.notes],
         problems=problems, ubf=game.ubf(index), current=turn.number,
-        nav=navigation(turn.number, total), sheet=_sheet_so_far(base, turn.number))
-
-
-def _sheet_so_far(base: dict[str, Any], number: int) -> tuple[Any, ...]:
-    """The score sheet a turn page lists: up to the page's own turn in a spoiler-free
-    event, where the turns after it would give the game away."""
-    sheet: tuple[Any, ...] = base["sheet"]
-    return sheet[:number] if base["spoiler_free"] else sheet
+        nav=navigation(turn.number, total),
+        sheet=rows_so_far(base["sheet"], turn.number, base["spoiler_free"]))
 
 
 def game_json(entry: GameEntry, game: UpwordsGame) -> dict[str, Any]:
