@@ -173,7 +173,7 @@ def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | Non
     for relative in records:
         folder, _, name = relative.rpartition("/")
         names.setdefault(folder, []).append(name)
-    checker = _Records({Path(root, folder): found for folder, found in names.items()})
+    by_folder = {Path(root, folder): found for folder, found in names.items()}
     for folder in _config_folders(root, names):
         path = folder / CONFIG_NAME
         if not path.is_file():
@@ -182,7 +182,7 @@ def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | Non
         entries = _read_yaml(path, sink)
         overlay, event_part = _split_entries(entries, folder == root, sink, folder)
         overlays.append(Overlay(folder, overlay[0], overlay[1]))
-        checker.check(overlays[-1], sink)
+        _check_games(overlays[-1], by_folder, sink)
         if folder == root:
             event_values = event_part
         diagnostics.extend(sorted(sink.items, key=lambda d: d.line))  # in the file's order
@@ -204,24 +204,19 @@ def _config_folders(root: Path, folders: Iterable[str]) -> list[Path]:
     return [Path(root, folder) if folder else root for folder in ordered]
 
 
-class _Records:
-    """The event's record names by folder, which ``games:`` entries must match."""
-
-    def __init__(self, by_folder: dict[Path, list[str]]) -> None:
-        self._by_folder = by_folder
-
-    def check(self, overlay: Overlay, sink: DiagnosticSink) -> None:
-        """Warn about each ``games:`` entry of ``overlay`` that matches none of its records."""
-        if not overlay.games or not self._by_folder:
-            return
-        below = [(folder.relative_to(overlay.folder).as_posix(), names)
-                 for folder, names in self._by_folder.items()
-                 if folder.is_relative_to(overlay.folder)]
-        for glob in overlay.games:
-            if not any(_matches(glob.pattern, _joined(prefix, name), name)
-                       for prefix, names in below for name in names):
-                sink.warning(glob.line, f"games entry '{glob.pattern}' matches no record; "
-                                        "its settings apply to nothing")
+def _check_games(overlay: Overlay, by_folder: dict[Path, list[str]],
+                 sink: DiagnosticSink) -> None:
+    """Warn about each ``games:`` entry of ``overlay`` that matches none of the records
+    below its folder (``by_folder``: the event's record names by folder)."""
+    if not overlay.games or not by_folder:
+        return
+    below = [(folder.relative_to(overlay.folder).as_posix(), names)
+             for folder, names in by_folder.items() if folder.is_relative_to(overlay.folder)]
+    for glob in overlay.games:
+        if not any(_matches(glob.pattern, _joined(prefix, name), name)
+                   for prefix, names in below for name in names):
+            sink.warning(glob.line, f"games entry '{glob.pattern}' matches no record; "
+                                    "its settings apply to nothing")
 
 
 def _joined(prefix: str, name: str) -> str:
