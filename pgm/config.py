@@ -171,9 +171,9 @@ def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | Non
     event_values: dict[str, Any] = {}
     names: dict[str, list[str]] = {}
     for relative in records:
-        folder, _, name = relative.rpartition("/")
-        names.setdefault(folder, []).append(name)
-    by_folder = {Path(root, folder): found for folder, found in names.items()}
+        below, _, name = relative.rpartition("/")
+        names.setdefault(below, []).append(name)
+    by_folder = {Path(root, below): found for below, found in names.items()}
     for folder in _config_folders(root, names):
         path = folder / CONFIG_NAME
         if not path.is_file():
