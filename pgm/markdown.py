@@ -38,17 +38,19 @@ def render_markdown(text: str, allow_html: bool = False) -> Markup:
     return Markup(_renderer(allow_html).render(cleaned))  # noqa: S704 - rendered safely above
 
 
-_PLAIN_LINE = re.compile(r"(?![0-9]{1,9}[.)])[^\W_](?:[^\W_]|[ ,.;:?!#'\"()/%+=@$-])*(?<! )")
-"""One line of words and plain punctuation, starting with a letter or digit that does
-not open a list: markdown has nothing to do in it. Most notes of annotators are such
-lines, and markdown-it takes some hundred microseconds to say so, a note on every few
-turns of a whole season."""
+_LINE = r"(?![0-9]{1,9}[.)])(?:[^\W_]|#(?=[^\W_]))(?:[^\W_]|[ ,.;:?!#'\"()/%+=@$-])*(?<! )"
+_PLAIN_LINE = re.compile(f"{_LINE}(?:\n{_LINE})*")
+"""Lines of words and plain punctuation, each starting with a letter, a digit that does
+not open a list, or a ``#`` tag (``#knowledge``, not a heading): markdown has nothing to
+do in them but join them into one paragraph. Most notes of annotators are such lines,
+and markdown-it takes some hundred microseconds to say so, a note on every few turns of
+a whole season."""
 
 
-def _plain_paragraph(line: str) -> str:
-    """What markdown-it makes of a line matching ``_PLAIN_LINE``: a paragraph, with the
+def _plain_paragraph(lines: str) -> str:
+    """What markdown-it makes of lines matching ``_PLAIN_LINE``: a paragraph, with the
     one character among those allowed that it escapes."""
-    return "<p>" + line.replace('"', "&quot;") + "</p>\n"
+    return "<p>" + lines.replace('"', "&quot;") + "</p>\n"
 
 
 def strip_bidi_controls(text: str) -> str:

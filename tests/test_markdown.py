@@ -27,6 +27,7 @@ def test_every_text_renders_as_markdown_it_renders_it(text: str, allow_html: boo
 @pytest.mark.parametrize("text", [
     "Best was 8H QUIXOTIC (365), not 8G", 'He said "no" - it\'s 50% luck',
     "copy 12", "x = y / 2 + 1 @ $3", "Ж и λ", "a  b", "7M QAT #knowledgemedium", "Wow!",
+    "#KNOWLEDGESADDEST", "#tag", "this\nis\na\nmultiline\nnote", "a\n#b", "Ab\n٣. x",
 ])
 def test_plain_lines_take_the_short_way_to_the_same_paragraph(text: str) -> None:
     assert _PLAIN_LINE.fullmatch(text)
@@ -35,8 +36,9 @@ def test_plain_lines_take_the_short_way_to_the_same_paragraph(text: str) -> None
 
 @pytest.mark.parametrize("text", [
     "2. second", "1) first", "- item", "+ item", "= x", "# head", "> quote", "ends ",
-    " starts", "a\nb", "*em*", "a_b_", "[x](javascript:alert(1))", "a < b", "a & b",
-    "x | y", "~~old~~", "`code`", "a\\b", "!wow", "#tag", "",
+    " starts", "*em*", "a\n1. x", "a\n2. x", "a\n\nb", "a \nb", "a\n b", "a\n-", "a\n=", "#",
+    "# \nb", "a\n#", "a\r\nb", "a_b_", "[x](javascript:alert(1))", "a < b", "a & b",
+    "x | y", "~~old~~", "`code`", "a\\b", "!wow", "#_x", "",
 ])
 def test_lines_markdown_may_act_on_go_through_markdown_it(text: str) -> None:
     assert not _PLAIN_LINE.fullmatch(text)
