@@ -23,7 +23,7 @@ from pgm.cgp_view import details, rack_lines, summary, unseen
 from pgm.crossword_pages import board_renderer
 from pgm.crossword_view import Orientation
 from pgm.diagnostics import Diagnostic
-from pgm.page_parts import game_json_text, navigation, with_site_keys
+from pgm.page_parts import canonical, game_json_text, navigation, with_site_keys
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.cgp"
@@ -63,7 +63,8 @@ def render_cgp_set(env: jinja2.Environment, entry: GameEntry, found: CgpFile, re
     file_problems = tuple(d for d in found.diagnostics
                           if not any(d in e.diagnostics for e in found.entries))
     yield "index.html", env.get_template("cgp_set.html").render(
-        base, notes=found.notes, problems=list(file_problems), current=None)
+        base, notes=found.notes, problems=list(file_problems), current=None,
+        canonical=canonical(base, "index.html"))
     template = env.get_template("cgp_position.html")
     for item in found.entries:
         yield f"{item.number}.html", template.render(
@@ -82,7 +83,8 @@ def _position_context(env: jinja2.Environment, entry: GameEntry, item: CgpEntry,
     context = dict(base, title=title, heading=heading, number=number, total=total,
                    item=item, problems=list(item.diagnostics), current=number,
                    nav=navigation(number, total), board_rows=None, racks=(), details=(),
-                   unseen=None, cgp=item.text, board_caption="")
+                   unseen=None, cgp=item.text, board_caption="",
+                   canonical=canonical(base, f"{number}.html"))
     position = item.position
     if position is None:
         return context

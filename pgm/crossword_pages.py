@@ -22,7 +22,7 @@ from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.fragments import kept
 from pgm.markdown import render_markdown
-from pgm.page_parts import game_json_text, with_site_keys
+from pgm.page_parts import canonical, game_json_text, with_site_keys
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.gcg"
@@ -75,7 +75,8 @@ def _game_page(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,
         **boards.board(game.final.cells, game.rules.layout, game.rules.distribution,
                        frozenset(), orientation),
         board_caption="Board at the end of the record",
-        chart=score_chart(game), current=None, rules_text=_rules_text(game))
+        chart=score_chart(game), current=None, rules_text=_rules_text(game),
+        canonical=canonical(base, "index.html"))
 
 
 def _rules_text(game: CrosswordGame) -> str:

@@ -129,6 +129,8 @@ class TurnPages:
         self._unseen_counts = memo(env, "partials/turn_parts.html", "unseen_counts")
         self._unseen_tiles = kept(env, "pgm_unseen_tiles", lambda: _UnseenTiles(env))
         entry = context["game"]
+        self._url = context.get("game_url")
+        """Where the game's pages are published, when the event says (canonical links)."""
         self._label = printed(entry.label)
         self._game_values = {"root": context["root"], "total": self._context["total"],
                              "sheet": sheet}
@@ -154,7 +156,7 @@ class TurnPages:
         with holes for what differs from game to game too; this game's own plan when the
         template does more with a game's values than print them."""
         per_turn = [name for name in values if name not in self._game_values]
-        key = shared_key(self._context, self._game_values.keys() | {"game"})
+        key = shared_key(self._context, self._game_values.keys() | {"game", "game_url"})
         if key is None:
             return PagePlan.make(template, self._context, per_turn)
         plans: dict[Hashable, PagePlan | None] = kept(self._env, "pgm_turn_page_plans", dict)
@@ -194,6 +196,8 @@ class TurnPages:
             cgp=game.cgp(index), turn_list=self._turn_list.for_turn(number),
         )
         values.update(self._boards.board(index, turn))
+        if self._url:
+            values["canonical"] = f"{self._url}{number}.html"
         return values
 
     def _navigation(self, number: int, total: int) -> tuple[Markup, Markup]:

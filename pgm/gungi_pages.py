@@ -33,7 +33,7 @@ from pgm.gungi_view import (
     status_lines,
 )
 from pgm.markdown import render_markdown
-from pgm.page_parts import game_json_text, navigation, rows_so_far, with_site_keys
+from pgm.page_parts import canonical, game_json_text, navigation, rows_so_far, with_site_keys
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.gn"
@@ -118,7 +118,8 @@ def _overview(env: jinja2.Environment, game: GungiReplay, base: dict[str, Any],
         base, problems=sorted(game.diagnostics, key=lambda d: (d.line, d.column or 0)),
         comments=comment_blocks(game.record.comments_after(0), allow_html),
         board=board_view(final), board_caption="Position at the end of the record",
-        sides=side_views(final, game.record), status=status_lines(final), current=None)
+        sides=side_views(final, game.record), status=status_lines(final), current=None,
+        canonical=canonical(base, "index.html"))
 
 
 def _ply_context(entry: GameEntry, game: GungiReplay, index: int, move_text: str,
@@ -135,7 +136,8 @@ def _ply_context(entry: GameEntry, game: GungiReplay, index: int, move_text: str
         sides=side_views(after, game.record), status=status_lines(after),
         comments=comment_blocks(game.record.comments_after(number), allow_html),
         problems=list(problems), current=number, nav=navigation(number, total),
-        plies=rows_so_far(base["plies"], number, base["spoiler_free"]))
+        plies=rows_so_far(base["plies"], number, base["spoiler_free"]),
+        canonical=canonical(base, f"{number}.html"))
 
 
 def problems_by_ply(game: GungiReplay) -> Problems:

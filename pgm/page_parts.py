@@ -53,6 +53,13 @@ def rows_so_far(rows: tuple[_Row, ...], number: int, spoiler_free: bool) -> tupl
     return rows[:number] if spoiler_free else rows
 
 
+def canonical(context: dict[str, Any], name: str) -> str | None:
+    """The public address of the game's page ``name``, when the event has a ``base_url``:
+    every page in ``sitemap.xml`` names itself with a canonical link."""
+    url = context.get("game_url")
+    return f"{url}{name}" if url else None
+
+
 def game_json_text(report: dict[str, Any]) -> str:
     """``game.json`` as written: compact, because viewers of a game in progress poll it
     and the compact form is what the standard library encodes in C (``pgm check --json``

@@ -35,6 +35,7 @@ def common_context(configs: ConfigSet, root: str) -> dict[str, Any]:
 def render_game_files(env: jinja2.Environment, configs: ConfigSet, game: LoadedGame) -> Files:
     slug = game.entry.slug
     common = common_context(configs, "../" * (slug.count("/") + 1))
+    common["game_url"] = _canonical(configs.event.base_url, f"{slug}/")
     return [(f"{slug}/{name}", content) for name, content in game.render(env, common)]
 
 

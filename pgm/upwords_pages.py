@@ -20,7 +20,7 @@ from pgm.crossword_turns import NoteView
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.markdown import render_markdown
-from pgm.page_parts import game_json_text, navigation, rows_so_far, with_site_keys
+from pgm.page_parts import canonical, game_json_text, navigation, rows_so_far, with_site_keys
 from pgm.site_model import GameEntry
 from pgm.upwords import UpwordsGame
 from pgm.upwords_report import game_report
@@ -74,7 +74,7 @@ def _overview(env: jinja2.Environment, game: UpwordsGame, base: dict[str, Any],
         game_notes=[render_markdown(n.text, allow_html) for n in record.game_notes],
         turns=game.turns, board=board_view(game.final.board),
         board_caption="Board at the end of the record", current=None,
-        rules_text=_rules_text(game))
+        rules_text=_rules_text(game), canonical=canonical(base, "index.html"))
 
 
 def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[str, Any],
@@ -98,7 +98,8 @@ def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[st
         notes=[NoteView(n.kind, render_markdown(n.text, allow_html)) for n in turn.event.notes],
         problems=problems, ubf=game.ubf(index), current=turn.number,
         nav=navigation(turn.number, total),
-        sheet=rows_so_far(base["sheet"], turn.number, base["spoiler_free"]))
+        sheet=rows_so_far(base["sheet"], turn.number, base["spoiler_free"]),
+        canonical=canonical(base, f"{turn.number}.html"))
 
 
 def game_json(entry: GameEntry, game: UpwordsGame) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from conftest import CORPUS, ROOT
 from markupsafe import Markup
 from sitehelpers import make_event, record_prefix
 
+import pgm.crossword_turns
 import pgm.page_plan
 import pgm.render
 from pgm.build import BuildOptions, build
@@ -25,15 +26,22 @@ def site_files(out) -> dict[str, bytes]:
             if p.is_file() and p.name != ".pgm-state.json"}
 
 
-def test_planned_pages_equal_full_renders_for_every_corpus_record(tmp_path, monkeypatch):
+@pytest.mark.parametrize("base_url", [None, "https://example.org/club/"])
+def test_planned_pages_equal_full_renders_for_every_corpus_record(tmp_path, monkeypatch,
+                                                                  base_url):
     event = make_event(tmp_path / "ev", {f"{p.parent.name}/{p.name}": p.read_bytes()
                                          for p in RECORDS})
-    build(BuildOptions(event, tmp_path / "planned", jobs=1))
+    turn_plans = []
+    make_plan = pgm.crossword_turns.TurnPages._plan
+    monkeypatch.setattr(pgm.crossword_turns.TurnPages, "_plan", lambda *args: turn_plans.append(
+        make_plan(*args)) or turn_plans[-1])
+    build(BuildOptions(event, tmp_path / "planned", jobs=1, base_url=base_url))
+    assert len(turn_plans) > 60 and None not in turn_plans  # canonical links too are holes
     made = []
     pgm.render._environment.cache_clear()  # plans made so far are kept with it
     monkeypatch.setattr(pgm.page_plan.PagePlan, "of",
                         classmethod(lambda cls, *args, **kw: made.append(args) and None))
-    build(BuildOptions(event, tmp_path / "rendered", jobs=1))
+    build(BuildOptions(event, tmp_path / "rendered", jobs=1, base_url=base_url))
     assert len(made) > 60  # pages, rows and items asked for plans and got none
     planned, rendered = site_files(tmp_path / "planned"), site_files(tmp_path / "rendered")
     assert planned.keys() == rendered.keys()
