@@ -9,7 +9,7 @@ position before it, so a site can still show the game up to the problem.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from pgm.board import Placement, parse_coordinate
@@ -66,6 +66,37 @@ class _StopReplay(Exception):
     pass
 
 
+class LateTurns:
+    """Turns after the end of the game, reported once, at the first, with how many
+    follow (a record of thousands of passes gives one warning, not thousands). Shared
+    by every GCG-based replay: :meth:`close` once the replay is done."""
+
+    def __init__(self, sink: DiagnosticSink) -> None:
+        self.sink = sink
+        self.first: int | None = None
+        """Where the warning is among the sink's items."""
+        self.more = 0
+        self.last_line = 0
+
+    def add(self, event: Event) -> None:
+        if self.first is None:
+            self.first = len(self.sink.items)
+            self.sink.warning(event.line, f"{event.nick} moves after the game has ended")
+        else:
+            self.more += 1
+            self.last_line = event.line
+
+    def close(self) -> None:
+        if self.first is None or not self.more:
+            return
+        first = self.sink.items[self.first]
+        turns = f"{self.more:,} turn{'s' if self.more > 1 else ''}"
+        self.sink.items[self.first] = replace(
+            first, message=f"{first.message}, and so {'do' if self.more > 1 else 'does'} "
+                           f"the {turns} after it (to line {self.last_line})")
+        self.more = 0
+
+
 class _Move(NamedTuple):
     """What an event handler starts from (a named tuple: one is made for every event)."""
 
@@ -94,6 +125,8 @@ class _Replay:
     rules: Rules
     sink: DiagnosticSink
     steps: list[Step] = field(default_factory=list)
+    withdrawals: list[int] = field(default_factory=list)
+    """The indices in ``steps`` of the withdrawals of the play before them."""
 
     def __post_init__(self) -> None:
         self.players = max(len(self.record.players), 1)
@@ -105,6 +138,7 @@ class _Replay:
         """The seats of each nickname (two players may share one)."""
         for seat, player in enumerate(self.record.players):
             self.seats.setdefault(player.nick, []).append(seat)
+        self.late = LateTurns(self.sink)
 
     def start(self) -> State:
         n = self.players
@@ -117,18 +151,24 @@ class _Replay:
         return State(("",) * (size * size), (0,) * n, 0, 0, bag, tuple(sizes))
 
     def run(self) -> int | None:
-        """Replay the events into ``steps``; the line of the event that stopped it, if one did."""
+        """Replay the events into ``steps``; the line that stopped it, if one did: an
+        event that cannot be replayed, or a line among the events that cannot be read."""
         state = self.start_state
         self._check_stated_racks(self.record.initial_racks)
-        for number, event in enumerate(self.record.events, start=1):
-            try:
-                step = self._event(number, event, state)
-            except _StopReplay:
-                return event.line
-            self.steps.append(step)
-            state = step.state
-            if event.racks_after:
-                self._check_stated_racks(event.racks_after)
+        try:
+            for number, event in enumerate(self.record.readable_events(), start=1):
+                try:
+                    step = self._event(number, event, state)
+                except _StopReplay:
+                    return event.line
+                self.steps.append(step)
+                state = step.state
+                if event.racks_after:
+                    self._check_stated_racks(event.racks_after)
+        finally:
+            self.late.close()
+        if self.record.unreadable_line is not None:
+            return self.record.unreadable_line
         self._check_ending()
         return None
 
@@ -181,7 +221,7 @@ class _Replay:
         if before.game_over and self._lost_challenge_of_out_play(event, player):
             return
         if before.game_over:
-            self.sink.warning(event.line, f"{event.nick} moves after the game has ended")
+            self.late.add(event)
         elif before.to_move is not None and player != before.to_move:
             expected = self.record.players[before.to_move].nick
             self.sink.warning(event.line, f"{event.nick} moves out of turn: "
@@ -317,6 +357,7 @@ class _Replay:
                                           f"a play by {event.nick}; the board is left as it is")
             return move.step(move.same_board())
         self.steps[-1] = phoney._replace(withdrawn=True)
+        self.withdrawals.append(len(self.steps))
         self.tally.remove([RACK_LABELS[t.label] for t in phoney.placed])
         if event.score != -phoney.event.score:
             self.sink.warning(event.line, f"withdrawal takes back {event.score:+d}, but the "
@@ -406,7 +447,7 @@ def replay(record: GcgRecord, *, distribution: str | None = None, board: str | N
     rules = choose_rules(record, sink, distribution=distribution, board=board, lexicon=lexicon)
     run = _Replay(record, rules, sink)
     stopped = run.run()
-    racks, start_racks = known_racks(record, rules, run.steps)
+    racks, start_racks = known_racks(record, rules, run.steps, run.withdrawals)
     turns = tuple(step.turn(after) for step, after in zip(run.steps, racks, strict=True))
     start = run.start_state.position(start_racks)
     return CrosswordGame(record, rules, start, turns, tuple(sink.items), stopped)

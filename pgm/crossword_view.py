@@ -30,7 +30,7 @@ from pgm.gcg import Event, EventKind
 from pgm.page_plan import PagePlan
 from pgm.render import markup
 from pgm.scoring import square_name
-from pgm.tiles import BLANK, Distribution, is_blank, rack_label
+from pgm.tiles import BLANK, UNKNOWN, Distribution, is_blank, rack_label
 
 _PREMIUM_CLASS = {"": "", "DL": "dl", "TL": "tl", "QL": "ql", "DW": "dw", "TW": "tw", "QW": "qw"}
 
@@ -374,8 +374,9 @@ class PlayerLine(NamedTuple):
     score: int
     spread: int
     rack: str | None
-    """Known rack (may be partial); ``""`` when empty (the player went out), None when the
-    record does not tell."""
+    """Known rack; a partial one ends with how many tiles are unknown (``R + 6
+    unknown``); ``""`` when empty (the player went out), None when the record tells
+    none of the tiles held."""
     to_move: bool
 
 
@@ -395,12 +396,24 @@ def player_lines(game: CrosswordGame, position: Position) -> tuple[PlayerLine, .
     racks = position.racks or (None,) * len(scores)
     lines = []
     for seat, player in enumerate(game.record.players[:len(scores)]):
-        rack = racks[seat]
         lines.append(PlayerLine(player.name, player.nick, scores[seat],
                                 scores[seat] - max(scores[:seat] + scores[seat + 1:], default=0),
-                                None if rack is None else "".join(rack),
+                                rack_text(racks[seat], position.rack_sizes[seat]),
                                 position.to_move == seat))
     return tuple(lines)
+
+
+def rack_text(rack: tuple[str, ...] | None, held: int) -> str | None:
+    """A rack as the score table shows it: the known tiles, and how many of the ``held``
+    tiles are unknown (a record may list only the tiles played, and nobody sees the
+    tiles drawn after a phoney); None when no tile is known but some are held."""
+    if rack is None:
+        return None
+    known = [t for t in rack if t != UNKNOWN] if UNKNOWN in rack else rack
+    unknown = held - len(known)
+    if unknown <= 0:
+        return "".join(known)
+    return f"{''.join(known)} + {unknown} unknown" if known else None
 
 
 def unseen_view(game: CrosswordGame, position: Position,

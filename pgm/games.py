@@ -55,7 +55,8 @@ def _load_crossword(source: Source, settings: GameSettings, data: bytes) -> Load
     if settings.orientation and "orientation" not in record.pragmas:
         game = replace(game, rules=replace(game.rules, orientation=settings.orientation))
     entry = make_entry(source, settings, "crossword", record.title,
-                       crossword_entry_fields(game), game.diagnostics)
+                       dict(crossword_entry_fields(game), stopped=game.stopped_at),
+                       game.diagnostics)
 
     def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:
         return render_crossword_game(env, entry, game, data, common)
@@ -68,7 +69,8 @@ def _load_upwords(source: Source, settings: GameSettings, record: GcgRecord,
     """A .gcg that says ``#game-type upwords``: the extension cannot tell, the record can."""
     game = replay_upwords(record)
     entry = make_entry(source, settings, "upwords", record.title,
-                       upwords_entry_fields(game), game.diagnostics)
+                       dict(upwords_entry_fields(game), stopped=game.stopped_at),
+                       game.diagnostics)
 
     def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:
         return render_upwords_game(env, entry, game, data, common)
@@ -91,7 +93,8 @@ def _load_cgp(source: Source, settings: GameSettings, data: bytes) -> LoadedGame
 def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
     game = load_gungi(data, source.relative)
     entry = make_entry(source, settings, "gungi", record_title(game.record),
-                       gungi_entry_fields(game), game.diagnostics)
+                       dict(gungi_entry_fields(game), stopped=game.stopped_line),
+                       game.diagnostics)
 
     def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:
         return render_gungi_game(env, entry, game, data, common)
@@ -108,28 +111,50 @@ _LOADERS: dict[str, Callable[[Source, GameSettings, bytes], LoadedGame]] = {
 
 def make_entry(source: Source, settings: GameSettings, kind: str, record_title: str,
                fields: dict[str, Any], diagnostics: tuple[Diagnostic, ...]) -> GameEntry:
-    """The event index's view of a game; ``fields`` gives players, scores, live, turns."""
+    """The event index's view of a game; ``fields`` gives players, scores, live, turns,
+    and ``stopped``, the line of an error that stopped the replay.
+
+    A game whose replay stopped at an error is not in progress (its pages would wait
+    for moves that its record already holds, past the error) and has no result: its
+    status says where it stopped. Only ``live: true`` in ``event.yaml`` says otherwise.
+    (``pgm watch`` keeps the last good pages of a game in progress whose record is
+    saved half-way, so its status stays as it was meanwhile.)
+    """
     players: tuple[str, ...] = fields["players"]
     scores: tuple[int, ...] | None = fields["scores"]
-    live = settings.live if settings.live is not None else fields["live"]
+    stopped: int | None = fields.get("stopped")
+    live = settings.live if settings.live is not None else fields["live"] and stopped is None
     label = settings.title or record_title or " vs ".join(players) or source.relative
     score_line = " – ".join(f"{p} {s}" for p, s in zip(players, scores or (), strict=False))
-    if scores and not live:
+    if stopped is not None and not live:
+        status = _stopped_status(stopped, score_line, None if fields["live"]
+                                 else fields.get("status"))
+    elif scores and not live:
         status = f"{score_line}, {_winner(players, scores)}"
     elif scores:
         status = f"in progress: {score_line}"
     else:
         status = fields.get("status") or ("in progress" if live else "finished")
+    over = not live and stopped is None
     return GameEntry(
         slug=source.slug, relative=source.relative, kind=kind, label=label, players=players,
-        scores=scores, live=live, status=status,
-        result_by_seat=results(scores, not live) if scores else (),
+        scores=scores, live=live, status=status, stopped_at=stopped,
+        result_by_seat=results(scores, over) if scores else (),
         turns=fields["turns"],
         division=settings.division or guess_division(source.relative),
         round=settings.round or guess_round(source.relative),
         table=settings.table or guess_table(source.relative),
         updated=_modified(source),
         diagnostics=diagnostics)
+
+
+def _stopped_status(line: int, score_line: str, result: str | None) -> str:
+    """The status of a game whose replay stopped at an error: where, then the scores
+    reached (or a result the record states, for Gungi)."""
+    where = f"stopped by an error at line {line}"
+    if score_line:
+        return f"{where}: {score_line}"
+    return f"{result} ({where})" if result else where
 
 
 def _winner(players: tuple[str, ...], scores: tuple[int, ...]) -> str:

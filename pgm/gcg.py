@@ -189,6 +189,9 @@ def _tail(kind: EventKind, rack: list[str], rest: list[str], *, position: str = 
 class _Reader(PragmaReader):
     """A parse: the event lines here, the pragma lines in ``PragmaReader``."""
 
+    unreadable: int | None = None
+    """The first line among the events that could not be read."""
+
     def read(self, lines: list[str]) -> None:
         for number, raw in enumerate(lines, start=1):
             line = raw.strip()
@@ -206,6 +209,14 @@ class _Reader(PragmaReader):
             else:
                 self.sink.error(number, "expected a pragma ('#...') or an event ('>nick: ...'), "
                                         f"found {_clip(line)!r}")
+                if self.events:
+                    self._stop_at(number)
+
+    def _stop_at(self, number: int) -> None:
+        """A line among the events that cannot be read may have been a move: what follows
+        cannot be trusted (a lost turn shifts every later one), so the replay stops there."""
+        if self.unreadable is None:
+            self.unreadable = number
 
     def _warn_rack_before_event(self) -> None:
         """``#rackN`` gives racks at the end of a game in progress; events after it mean
@@ -218,12 +229,14 @@ class _Reader(PragmaReader):
         head = _EVENT_HEAD.match(line)
         if not head:
             self.sink.error(number, "event line must start with '>nickname:' followed by a space")
+            self._stop_at(number)
             return
         nick, rest = head.group(1), head.group(2)
         try:
             fields = _parse_event_fields(rest)
         except _EventSyntaxError as exc:
             self.sink.error(number, f"{exc} in {_clip(line)!r}")
+            self._stop_at(number)
             return
         self.events.append(OpenEvent(number, nick, line, fields))
 
@@ -253,6 +266,7 @@ def parse_gcg(data: bytes, path: str) -> GcgRecord:
         initial_racks=tuple(reader.initial_racks),
         encoding=encoding,
         diagnostics=tuple(sink.items),
+        unreadable_line=reader.unreadable,
     )
 
 

@@ -97,6 +97,16 @@ class GcgRecord:
     """``#rackN`` pragmas before the first event."""
     encoding: str = "iso-8859-1"
     diagnostics: tuple[Diagnostic, ...] = ()
+    unreadable_line: int | None = None
+    """The first line among the events that could not be read (an error): the replay
+    stops there, as at any other error, because it may have been a move."""
+
+    def readable_events(self) -> tuple[Event, ...]:
+        """The events the replay goes through: those above :attr:`unreadable_line`."""
+        stop = self.unreadable_line
+        if stop is None:
+            return self.events
+        return tuple(event for event in self.events if event.line < stop)
 
     @property
     def title(self) -> str:

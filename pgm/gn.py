@@ -108,6 +108,8 @@ class GnRecord:
     diagnostics: tuple[Diagnostic, ...]
     playable: int
     """How many leading plies may be replayed (see the module docstring)."""
+    cut_line: int | None = None
+    """The line of the first error after which the order of plies cannot be trusted."""
 
     def tag(self, name: str) -> Tag | None:
         """The last tag of that name with a non-empty value."""
@@ -174,6 +176,7 @@ class _Reader:
         self.plies: list[Ply] = []
         self.comments: list[Comment] = []
         self.playable: int | None = None
+        self.cut_line: int | None = None
         self.in_movetext = False
         self.group: int | None = None
         self.group_offset = 0
@@ -191,6 +194,7 @@ class _Reader:
             tuple(self.comments),
             tuple(self.sink.items),
             playable,
+            self.cut_line,
         )
 
     def run(self) -> None:
@@ -235,6 +239,7 @@ class _Reader:
         self._error(offset, message)
         if self.playable is None:
             self.playable = len(self.plies)
+            self.cut_line = self._where(offset)[0]
 
     # -- comments ------------------------------------------------------------------------
 

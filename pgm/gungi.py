@@ -54,6 +54,14 @@ class GungiReplay:
     def final(self) -> Position:
         return self.positions[-1] if self.positions else self.start
 
+    @property
+    def stopped_line(self) -> int | None:
+        """The line of the error that stopped the replay: a ply that cannot be played,
+        or a reading error after which the plies cannot be trusted; None if none did."""
+        if self.stopped_at is not None:
+            return self.record.plies[self.stopped_at].line
+        return self.record.cut_line
+
     def before(self, index: int) -> Position:
         """The position ply ``index`` was played from."""
         return self.positions[index - 1] if index > 0 else self.start

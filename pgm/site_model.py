@@ -35,6 +35,9 @@ class GameEntry:
     updated: str = ""
     """ISO time the record last changed."""
     diagnostics: tuple[Diagnostic, ...] = ()
+    stopped_at: int | None = None
+    """Line of the error that stopped the replay: the game is shown up to it, neither
+    in progress nor with a result."""
 
     @property
     def updated_time(self) -> str:
@@ -53,6 +56,13 @@ class GameEntry:
     @property
     def status_class(self) -> str:
         return "live" if self.live else "final"
+
+    @property
+    def short_status(self) -> str:
+        """The status that gives nothing away, for spoiler-free events."""
+        if self.live:
+            return "in progress"
+        return "finished" if self.stopped_at is None else "stopped by an error"
 
 
 @dataclass(frozen=True)
@@ -148,6 +158,8 @@ def _player(name: str, anchor: str, seats: tuple[tuple[GameEntry, int], ...]) ->
 def _result_text(game: GameEntry, seat: int, outcome: str) -> str:
     if game.live:
         return "in progress"
+    if game.stopped_at is not None:
+        return "stopped by an error"
     if not outcome or not game.scores:
         return outcome
     others = "–".join(str(s) for i, s in enumerate(game.scores) if i != seat)

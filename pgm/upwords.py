@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pgm.board import Placement, parse_coordinate
-from pgm.crossword import recorded_totals
+from pgm.crossword import LateTurns, recorded_totals
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Severity
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import square_name
@@ -122,20 +122,28 @@ class _Replay:
     sink: DiagnosticSink
     turns: list[UpwordsTurn] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        self.late = LateTurns(self.sink)
+
     @property
     def seats(self) -> int:
         return max(len(self.record.players), 1)
 
     def run(self, start: UpwordsPosition) -> int | None:
+        """Replay the events into ``turns``; the line that stopped it, if one did: an
+        event that cannot be replayed, or a line among the events that cannot be read."""
         position = start
-        for number, event in enumerate(self.record.events, start=1):
-            try:
-                turn = self._event(number, event, position)
-            except _StopReplay:
-                return event.line
-            self.turns.append(turn)
-            position = turn.position
-        return None
+        try:
+            for number, event in enumerate(self.record.readable_events(), start=1):
+                try:
+                    turn = self._event(number, event, position)
+                except _StopReplay:
+                    return event.line
+                self.turns.append(turn)
+                position = turn.position
+        finally:
+            self.late.close()
+        return self.record.unreadable_line
 
     def _event(self, number: int, event: Event, before: UpwordsPosition) -> UpwordsTurn:
         player = self._player(event, before)
@@ -168,7 +176,7 @@ class _Replay:
 
     def _check_turn_order(self, event: Event, player: int, before: UpwordsPosition) -> None:
         if before.game_over:
-            self.sink.warning(event.line, f"{event.nick} moves after the game has ended")
+            self.late.add(event)
         elif before.to_move is not None and player != before.to_move:
             expected = self.record.players[before.to_move].nick
             self.sink.warning(event.line, f"{event.nick} moves out of turn: "

@@ -9,6 +9,7 @@ from conftest import CORPUS, gcg_bytes
 from pgm.cgp import write_board
 from pgm.crossword import replay
 from pgm.crossword_model import unseen_tiles, vowel_consonant_counts
+from pgm.crossword_view import rack_text
 from pgm.gcg import parse_gcg
 
 
@@ -259,3 +260,42 @@ def test_cgp_of_each_position_round_trips_the_board() -> None:
     assert text.split()[0] == ("15/9O5/7GIP5/7H1E3T1/7E5E1/5CUTTY3EF/7T6O/7OR4UP/7SEMINAL1/"
                                "4AX2S4V1/2DILUTION3AE/8L5V/8D5I/8e5T/8R5E")
     assert " lm " in text
+
+
+def test_replay_stops_at_an_unreadable_event_line() -> None:
+    """Skipping the line would give the next one to the wrong player ("out of turn")
+    and build on a board without its play."""
+    game = play(HEAD + ">a: ZA 8G ZA +22 22\n>b: QI 9F\n>a: XI 7G XI +9 31\n")
+    assert game.stopped_at == 4 and len(game.turns) == 1
+    assert [m.split(":")[:2] for m in messages(game)] == [["4", " error"]]
+
+
+def test_moves_after_the_end_are_reported_once_with_how_many_follow() -> None:
+    passes = "".join(f">{'ab'[i % 2]}: ABC - +0 0\n" for i in range(6000))
+    game = play(HEAD + passes)
+    assert messages(game) == [
+        "9: warning: a moves after the game has ended, and so do the 5,993 turns after it "
+        "(to line 6002)"]
+    one_more = play(HEAD + passes[:8 * len(">a: ABC - +0 0\n")])
+    assert messages(one_more) == [
+        "9: warning: a moves after the game has ended, and so does the 1 turn after it "
+        "(to line 10)"]
+
+
+def test_a_partial_rack_says_how_many_tiles_are_unknown() -> None:
+    assert rack_text(("R",), 7) == "R + 6 unknown"
+    assert rack_text(("C", "_", "_"), 7) == "C + 6 unknown"
+    assert rack_text((), 7) is None  # tiles drawn after a phoney: nobody has seen them
+    assert rack_text((), 0) == ""  # went out
+    assert rack_text(tuple("QUIRE"), 5) == "QUIRE"
+    assert rack_text(None, 7) is None
+
+
+def test_after_a_phoney_the_leave_is_known_and_the_draw_is_not() -> None:
+    game = play(HEAD + ">a: ZA 8G ZA +22 22\n>b: ABCDEFG 9G BAD +1 1\n"
+                       ">b: ABCDEFG -- -1 0\n>a: QI 7G QI +11 33\n>b: BAD 9G BAD +1 1\n")
+    after_phoney, withdrawn, next_turn = (t.position for t in game.turns[1:4])
+    assert after_phoney.racks[1] == tuple("CEFG")
+    assert withdrawn.racks[1] == next_turn.racks[1] == tuple("ABCDEFG")
+    # b, to move, sees the A of ZA and the A on the rack
+    assert unseen_tiles(game.rules, next_turn)["A"] == 9 - 2

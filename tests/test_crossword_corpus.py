@@ -11,13 +11,17 @@ from __future__ import annotations
 import csv
 import json
 import re
+import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from conftest import CORPUS
+from sitehelpers import run_build, text_of
 
 from pgm.cgp import write_board
 from pgm.crossword import replay
+from pgm.crossword_view import player_lines
 from pgm.diagnostics import Severity
 from pgm.gcg import EventKind, parse_gcg
 
@@ -159,3 +163,115 @@ def test_cgp_asked_in_order_keeps_rows_the_same_as_written_afresh(path: Path) ->
         position = in_order.turns[index].position if index >= 0 else in_order.start
         size = in_order.rules.layout.size
         assert in_order.cgp(index).split()[0] == write_board(position.cells, size)
+
+
+# -- racks around a withdrawn phoney -----------------------------------------------------
+
+WITHDRAWALS = [p for p in VALID if b" -- " in p.read_bytes()]
+
+
+def _withdrawals(game) -> list[int]:
+    return [i for i, t in enumerate(game.turns)
+            if t.event.kind is EventKind.WITHDRAWAL and game.turns[i - 1].withdrawn]
+
+
+def _seat_rack(game, index: int, seat: int) -> Counter[str]:
+    return Counter(game.turns[index].position.racks[seat] or ())
+
+
+@pytest.mark.parametrize("path", WITHDRAWALS, ids=lambda p: p.name)
+def test_a_withdrawn_phoneys_tiles_are_back_on_the_rack_until_the_next_move(path: Path) -> None:
+    """The phoney's tiles go back to the rack: from the withdrawal to the player's next
+    move the rack holds every tile the withdrawal line and that move's line list."""
+    game = load(path)
+    assert _withdrawals(game), "no withdrawal replayed"
+    for index in _withdrawals(game):
+        turn = game.turns[index]
+        listed = Counter(t for t in turn.rack or () if t != "_")
+        following = next((t for t in game.turns[index + 1:] if t.player == turn.player), None)
+        stop = game.turns.index(following) if following else len(game.turns)
+        for between in range(index, stop):
+            held = _seat_rack(game, between, turn.player)
+            assert not listed - held, (turn.event.line, between)
+            if following is not None and following.event.kind is EventKind.PLAY:
+                assert not Counter(following.rack or ()) - held, (following.event.line, between)
+
+
+@pytest.mark.parametrize(("name", "line", "rack"), [
+    ("liwords__r20_peter.gcg", 20, "?BCHRUY"),
+    ("liwords__josh_nationals_round_12.gcg", 12, "CEIRSW + 1 unknown"),
+    ("macondo__phony_tiles_returned.gcg", 21, "BEKOV + 2 unknown"),
+    ("macondo__phony_tiles_returned.gcg", 29, "BELRRU + 1 unknown"),
+    ("liwords__josh_nationals_round_29.gcg", 15, "ACGHIO + 1 unknown"),
+])
+def test_rack_shown_after_a_withdrawal(name: str, line: int, rack: str) -> None:
+    """What the withdrawal line and the player's next line tell of the rack together."""
+    game = load(CORPUS / "gcg" / name)
+    index = next(i for i, t in enumerate(game.turns) if t.event.line == line)
+    turn = game.turns[index]
+    for shown in (index, index + 1):  # the withdrawal, and the opponent's move after it
+        lines = player_lines(game, game.turns[shown].position)
+        assert lines[turn.player].rack == rack
+
+
+R20 = CORPUS / "gcg" / "liwords__r20_peter.gcg"
+
+
+@pytest.fixture(scope="module")
+def corpus_site(tmp_path_factory) -> Path:
+    event = tmp_path_factory.mktemp("corpus-event")
+    for path in (R20, CORPUS / "gcg-invalid/MAGPIE-DATA__player_does_not_exist.gcg",
+                 CORPUS / "gcg-invalid/MAGPIE-DATA__no_matching_token.gcg"):
+        shutil.copy(path, event)
+    out = tmp_path_factory.mktemp("corpus-site") / "site"
+    run_build(str(event), "-o", str(out), "--quiet")
+    return out
+
+
+def _score_table(html: str) -> str:
+    return text_of(html.split('<table class="score-table"', 1)[1].split("</table>", 1)[0])
+
+
+def test_peters_rack_and_the_unseen_tiles_after_his_withdrawn_phoney(corpus_site) -> None:
+    """r20_peter line 20: Peter holds ?BCHRUY again; line 23 lists only BCHUY."""
+    slug = corpus_site / "liwords-r20-peter"
+    for number in (16, 17):
+        html = (slug / f"{number}.html").read_text()
+        assert re.search(r"Peter (to move )?277 \(-\d+\) \?BCHRUY ", _score_table(html))
+    turn17 = (slug / "17.html").read_text()
+    text = text_of(turn17)
+    # 11 in the bag and Josh's 7: nothing of Peter's own rack is unseen to him.
+    assert "Unseen tiles: 18 " in text and "11 in the bag" in text
+    unseen = text_of(turn17.split('class="unseen"', 1)[1].split("</section>", 1)[0])
+    assert "?" not in unseen and " R 2 " in unseen  # Josh's R and one in the bag: not 3
+    assert " ?BCHRUY/ADNRSYZ 277/420 " in text
+    report = json.loads((slug / "game.json").read_text())
+    assert [e["cgp"].split()[1] for e in report["events"][15:17]] == ["ADEFLNO/?BCHRUY",
+                                                                       "?BCHRUY/ADNRSYZ"]
+    # After the 7-tile phoney he holds 7 tiles nobody has seen: unknown, not empty.
+    assert "Peter 392 (+11) unknown" in _score_table((slug / "15.html").read_text())
+
+
+def test_a_game_stopped_by_an_error_is_not_in_progress(corpus_site) -> None:
+    """player_does_not_exist holds the whole game, but its replay stops at line 30."""
+    index = text_of((corpus_site / "index.html").read_text())
+    assert ("stopped by an error at line 30: Tim Weiss 389 – Josh Castellano 400 1 error"
+            in index)
+    assert "in progress" not in index
+    live = json.loads((corpus_site / "live.json").read_text())
+    assert not any(game["live"] for game in live["games"])
+    slug = corpus_site / "magpie-data-player-does-not-exist"
+    for page in ("index.html", "1.html", "19.html"):
+        assert "data-live" not in (slug / page).read_text()
+    assert "stopped by an error at line 30" in text_of((slug / "index.html").read_text())
+
+
+def test_replay_stops_at_a_malformed_line_and_the_last_page_names_it(corpus_site) -> None:
+    """no_matching_token line 10 lacks its coordinate: nothing after it is replayed."""
+    game = load(CORPUS / "gcg-invalid/MAGPIE-DATA__no_matching_token.gcg")
+    assert game.stopped_at == 10 and len(game.turns) == 3
+    assert [(d.line, d.severity.value) for d in game.diagnostics] == [(10, "error")]
+    slug = corpus_site / "magpie-data-no-matching-token"
+    last = (slug / "3.html").read_text()
+    assert "Line 10: error: a play needs a rack, a coordinate" in text_of(last)
+    assert "Line 11" not in text_of(last) and not (slug / "4.html").exists()

@@ -192,6 +192,23 @@ def test_garbage_lines_are_errors_naming_the_line() -> None:
     ]
 
 
+def test_the_first_unreadable_line_among_the_events_is_where_replay_stops() -> None:
+    record = parse("""
+        #player1 a a
+        stray header text
+        #player2 b b
+        >a: ABC 8H CAB +14 14
+        >b: DEF 9H
+        >a: GHI 7H HIG +10 24
+        >b ABC
+    """)
+    # a stray line above the events moves nothing; a broken event line may have
+    assert record.unreadable_line == 5
+    assert [e.line for e in record.readable_events()] == [4]
+    assert [e.line for e in record.events] == [4, 6]
+    assert parse(BASIC).unreadable_line is None
+
+
 def test_player_pragma_after_events_is_an_error() -> None:
     record = parse("#player1 a a\n>a: ABC 8H CAB +14 14\n#player2 b b\n")
     assert "3: error: #player2 must come before the first event" in messages(record)

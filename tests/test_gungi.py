@@ -15,7 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pgm import gn, gungi
+from pgm.config import GameSettings
 from pgm.diagnostics import Severity
+from pgm.discover import Source
+from pgm.games import load_game
 from pgm.gn_moves import Move, MoveKind, parse_token
 from pgm.gungi_describe import describe
 from pgm.gungi_position import Hand, Position, col_of, row_of, square_of
@@ -726,3 +729,28 @@ def test_random_playouts_replay_identically_from_their_notation(seed: int) -> No
         assert_invariants(position)
     kinds = {ply.move.kind for ply in game.record.plies}
     assert MoveKind.DROP in kinds
+
+
+# -- the event index -------------------------------------------------------------------------
+
+
+def _entry(tmp_path: Path, text: str):
+    path = tmp_path / "g.gn"
+    path.write_text(text, encoding="utf-8")
+    return load_game(Source(path, "g.gn", "g"), GameSettings(), path.read_bytes()).entry
+
+
+HEADER = '[Black "B"]\n[White "W"]\n[Result "{}"]\n1. PZ*0-6-0 PZ*0-1-0\n'
+
+
+def test_a_game_stopped_by_an_error_is_not_in_progress(tmp_path: Path) -> None:
+    """Result "*" says in progress, but the record goes on past a ply that cannot be
+    played: its pages would wait for plies it already holds."""
+    refused = _entry(tmp_path, HEADER.format("*") + "2. O-*4-8-0 O-*4-0-0\n3. O-*3-8-0 PZ*1-1-0\n")
+    assert not refused.live and refused.stopped_at == 6
+    assert refused.status == "stopped by an error at line 6"
+    unreadable = _entry(tmp_path, HEADER.format("1 - 0") + "2. O-*4-8-0 ZZ%\n3. PZ*1-6-0\n")
+    assert not unreadable.live and unreadable.stopped_at == 5
+    assert unreadable.status == "White wins (stopped by an error at line 5)"
+    playing = _entry(tmp_path, HEADER.format("*") + "2. O-*4-8-0 O-*4-0-0\n")
+    assert playing.live and playing.stopped_at is None and playing.status == "in progress"

@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 
 from pgm.check import check_file
 from pgm.cli import main
+from pgm.config import GameSettings
+from pgm.discover import Source
+from pgm.games import load_game
 from pgm.gcg import parse_gcg
 from pgm.ubf import Stack, read_ubf
 from pgm.upwords import UpwordsGame, replay
@@ -159,6 +162,27 @@ def test_withdrawal_takes_the_phoney_off_and_the_game_ends_with_rack_points() ->
 def test_unknown_player_is_an_error() -> None:
     game = upwords(">cy: ? 5E A +2 2\n")
     assert messages(game) == [(4, "error", "no player has the nickname 'cy' (players: ann, bob)")]
+
+
+def test_replay_stops_at_an_unreadable_line_and_late_moves_are_told_once() -> None:
+    game = upwords(">ann: ? 5D CAT +6 6\n>bob: ? 6D\n>ann: ? 4E A +2 8\n")
+    assert game.stopped_at == 5 and len(game.turns) == 1
+    assert [(line, severity) for line, severity, _ in messages(game)] == [(5, "error")]
+    ended = upwords(">ann: ? 5D CAT +6 6\n>ann: (EE) +4 10\n"
+                    + ">bob: ? - +0 0\n>ann: ? - +0 10\n" * 3)
+    assert messages(ended) == [(6, "warning", "bob moves after the game has ended, and so do "
+                                              "the 5 turns after it (to line 11)")]
+
+
+def test_a_game_stopped_by_an_error_is_not_in_progress(tmp_path) -> None:
+    data = HEAD.encode() + gcg_bytes(">ann: ? 5D CAT +6 6\n>cy: ? 6D A +2 2\n"
+                                     ">bob: ? 6D A +2 2\n")
+    path = tmp_path / "g.gcg"
+    path.write_bytes(data)
+    entry = load_game(Source(path, "g.gcg", "g"), GameSettings(), data).entry
+    assert not entry.live and entry.stopped_at == 5
+    assert entry.status == "stopped by an error at line 5: Ann 6 – Bob 0"
+    assert entry.result_by_seat == ("", "")
 
 
 def test_check_json_uses_the_upwords_report_for_upwords_records() -> None:
