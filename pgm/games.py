@@ -139,7 +139,8 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
     return GameEntry(
         slug=source.slug, relative=source.relative, kind=kind, label=label, players=players,
         scores=scores, live=live, status=status, stopped_at=stopped,
-        result_by_seat=results(scores, over) if scores else (),
+        result_by_seat=results(scores, over) if scores else
+        fields.get("result_by_seat", ()) if over else (),
         turns=fields["turns"],
         division=settings.division or guess_division(source.relative),
         round=settings.round or guess_round(source.relative),

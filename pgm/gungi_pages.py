@@ -22,6 +22,7 @@ from pgm.gn import Comment, CommentKind, GnRecord, Result
 from pgm.gungi import GungiReplay
 from pgm.gungi_describe import describe
 from pgm.gungi_report import gungi_report
+from pgm.gungi_units import Colour
 from pgm.gungi_view import (
     RESULT_WORDS,
     HeaderField,
@@ -46,13 +47,15 @@ Problems = tuple[tuple[Diagnostic, ...], ...]
 
 
 def gungi_entry_fields(game: GungiReplay) -> dict[str, Any]:
-    """Players Black first (Black moves first); no scores; the Result tag in words."""
+    """Players Black first (Black moves first); no scores; the Result tag in words, and
+    won or lost for each player, which the player index counts."""
     record = game.record
     names = (record.value("Black"), record.value("White"))
     players = tuple(n or side for n, side in zip(names, ("Black", "White"), strict=True))
     live = is_live(game)
     return {"players": players if any(names) else (), "scores": None, "live": live,
-            "turns": len(game.positions), "status": status_words(game)}
+            "turns": len(game.positions), "status": status_words(game),
+            "result_by_seat": seat_results(game)}
 
 
 def record_title(record: GnRecord) -> str:
@@ -66,6 +69,22 @@ def is_live(game: GungiReplay) -> bool:
     """In progress: ``Result "*"``, or no result and no Commander captured."""
     result = game.record.result
     return result is Result.UNFINISHED or (result is None and not game.final.game_over)
+
+
+_SEAT_RESULTS = {Result.BLACK_WON: ("W", "L"), Result.WHITE_WON: ("L", "W"),
+                 Result.DRAW: ("T", "T")}
+
+
+def seat_results(game: GungiReplay) -> tuple[str, ...]:
+    """``W``/``L``/``T`` for Black and White, as :func:`status_words` tells the result;
+    empty while nobody has won."""
+    result = game.record.result
+    if result in _SEAT_RESULTS:
+        return _SEAT_RESULTS[result]
+    winner = game.final.winner
+    if winner is None:
+        return ()
+    return ("W", "L") if winner is Colour.BLACK else ("L", "W")
 
 
 def status_words(game: GungiReplay) -> str:

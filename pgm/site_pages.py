@@ -90,7 +90,7 @@ def live_json(entries: list[GameEntry], spoiler_free: bool, keep: bool = True
 
 @functools.lru_cache(maxsize=65_536)
 def _live_game(entry: GameEntry, spoiler_free: bool) -> str:
-    status = ("in progress" if entry.live else "finished") if spoiler_free else entry.status
+    status = entry.short_status if spoiler_free else entry.status
     return json.dumps({"slug": entry.slug, "live": entry.live, "turns": entry.turns,
                        "status": status, "updated": entry.updated},
                       ensure_ascii=False, separators=(",", ":"))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS
-from sitehelpers import run_build, text_of
+from sitehelpers import make_event, run_build, text_of
 
 from pgm.cgp import write_board
 from pgm.crossword import replay
@@ -275,3 +275,12 @@ def test_replay_stops_at_a_malformed_line_and_the_last_page_names_it(corpus_site
     last = (slug / "3.html").read_text()
     assert "Line 10: error: a play needs a rack, a coordinate" in text_of(last)
     assert "Line 11" not in text_of(last) and not (slug / "4.html").exists()
+
+
+def test_a_spoiler_free_index_and_its_live_json_say_a_game_stopped(tmp_path) -> None:
+    broken = (CORPUS / "gcg-invalid/MAGPIE-DATA__player_does_not_exist.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {"g.gcg": broken, "event.yaml": "spoiler_free: true\n"})
+    run_build(str(event), "-o", str(tmp_path / "o"))
+    [game] = json.loads((tmp_path / "o/live.json").read_text())["games"]
+    assert game["status"] == "stopped by an error" and game["live"] is False
+    assert "stopped by an error 1 error" in text_of((tmp_path / "o/index.html").read_text())

@@ -319,3 +319,19 @@ def test_spoiler_free_hides_the_result_and_an_empty_record_builds(tmp_path) -> N
                                                          "moves.csv"]
     assert "Not started" in (empty / "index.html").read_text()
     assert json.loads((empty / "game.json").read_text())["turns"] == 0
+
+
+def test_the_player_index_counts_gungi_wins_and_losses(tmp_path) -> None:
+    won_by_black = (CORPUS / "gn/authored__1_commander_capture.gn").read_bytes()
+    assert b'[Result "0 - 1"]' in won_by_black  # Black wins
+    event = make_event(tmp_path / "ev", {"g.gn": won_by_black})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    players = (tmp_path / "o/players.html").read_text()
+
+    def row(name: str) -> str:
+        return re.search(rf'<th scope="row">{name}</th>\n(.*?)</tr>', players, re.S).group(1)
+
+    assert row("Sample Black").startswith("<td>1</td><td>0</td><td>0</td>")
+    assert '<span class="result">W</span>' in row("Sample Black")
+    assert row("Sample White").startswith("<td>0</td><td>1</td><td>0</td>")
+    assert '<span class="result">L</span>' in row("Sample White")
