@@ -25,6 +25,7 @@ from pgm.cgp import CgpPosition, parse_cgp
 from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.scoring import square_name
 from pgm.tiles import TileCodec, TileError
+from pgm.utf16 import utf16_text
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _BONUS = re.compile(r"^\+\d+$")
@@ -105,6 +106,9 @@ def read_cgp_file(data: bytes, path: str) -> CgpFile:
 
 def _decode(data: bytes, sink: DiagnosticSink) -> str:
     """CGP is UTF-8 only; bytes that are not are shown as U+FFFD with an error."""
+    text = utf16_text(data, sink, "UTF-8")
+    if text is not None:
+        return text
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:

@@ -14,6 +14,7 @@ import re
 from pgm.diagnostics import DiagnosticSink
 from pgm.gcg_model import Event, EventKind, GcgRecord, Note, Player
 from pgm.gcg_pragmas import EventFields, OpenEvent, PragmaReader
+from pgm.utf16 import utf16_text
 
 __all__ = ["Event", "EventKind", "GcgRecord", "Note", "Player", "decode", "parse_gcg",
            "split_lines"]
@@ -34,6 +35,9 @@ def decode(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
     UTF-8 with multi-byte sequences is read as UTF-8, with a warning, because Latin-1
     text essentially never forms valid UTF-8 sequences and mojibake helps nobody.
     """
+    text = utf16_text(data, sink, "ISO-8859-1 or UTF-8")
+    if text is not None:
+        return text, "utf-16"
     if data.startswith(b"\xef\xbb\xbf"):
         return data[3:].decode("utf-8", errors="replace"), "utf-8"
     first = data.split(b"\n", 1)[0].strip()

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Severity
 from pgm.gn_moves import Move, TokenError, clip, parse_token, shown
 from pgm.gungi_units import Colour
+from pgm.utf16 import utf16_text
 
 MAX_DIAGNOSTICS = 100
 
@@ -150,6 +151,9 @@ def parse(data: bytes | str, path: str) -> GnRecord:
 
 def decode(data: bytes, sink: DiagnosticSink) -> str:
     """UTF-8 without BOM, else ISO-8859-1 (which decodes any byte) with a warning."""
+    text = utf16_text(data, sink, "UTF-8")
+    if text is not None:
+        return _normalise(text)
     data = data.removeprefix(codecs.BOM_UTF8)
     try:
         return _normalise(data.decode("utf-8"))

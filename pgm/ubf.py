@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from pgm.diagnostics import Diagnostic, DiagnosticSink
+from pgm.utf16 import utf16_text
 
 SIZE = 10
 MAX_HEIGHT = 5
@@ -153,6 +154,9 @@ def _clip(text: str, limit: int = 30) -> str:
 
 
 def _decode(data: bytes, sink: DiagnosticSink) -> str:
+    utf16 = utf16_text(data, sink, "UTF-8")
+    if utf16 is not None:
+        return utf16
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
