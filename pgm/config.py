@@ -13,6 +13,7 @@ record is a warning too: a misspelt ``draft: true`` entry would otherwise publis
 
 from __future__ import annotations
 
+import datetime
 import fnmatch
 import os
 from collections.abc import Iterable
@@ -403,8 +404,9 @@ def _game_key(target: dict[str, Any], key: str, value: Any, line: int,
 
 def _typed(target: dict[str, Any], key: str, value: Any, kind: type, line: int,
            sink: DiagnosticSink) -> None:
-    if kind is str and isinstance(value, (int, float)) and not isinstance(value, bool):
-        value = str(value)
+    if kind is str and isinstance(value, (int, float, datetime.date)) and \
+            not isinstance(value, bool):
+        value = str(value)  # YAML reads "round: 2026-03-01" as a date, "title: 5" as a number
     if kind is int and isinstance(value, int) and not isinstance(value, bool) and value > 0:
         target[key] = value
         return

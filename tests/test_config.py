@@ -116,3 +116,17 @@ def test_an_event_yaml_above_the_record_folders_applies_to_the_records_below(tmp
 
     assert meta("div/r1/g") == ("Premier", "1")
     assert meta("div/r2/h") == ("Premier", "2")
+
+
+def test_dates_and_numbers_are_read_as_the_text_they_are_written_as(tmp_path) -> None:
+    """YAML reads an unquoted date as a date and 5 as a number; pgm wants text there."""
+    event = make_event(tmp_path / "ev", {"r/a.gcg": GOOD, "event.yaml": """
+        title: 2026-01-05
+        games:
+          "r/a.gcg": {round: 2026-03-01, table: 5}
+        """})
+    result = _built(event, tmp_path, "--strict")
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "o/r/a/game.json").read_text())
+    assert (data["round"], data["table"]) == ("2026-03-01", "5")
+    assert "<title>2026-01-05</title>" in (tmp_path / "o/index.html").read_text()
