@@ -9,6 +9,7 @@ by an atomic rename; a build with nothing changed writes nothing.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sys
@@ -22,7 +23,7 @@ from pgm import __version__
 from pgm.changes import Plan, plan_games
 from pgm.config import ConfigSet, load_configs
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.discover import Source, make_sources, walk_records
+from pgm.discover import Source, make_sources, special_kind, walk_records
 from pgm.output import (
     MARKER,
     OutputError,
@@ -117,10 +118,9 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     if options.base_url and not options.base_url.startswith(("http://", "https://")):
         raise BuildError(f"--base-url must be an absolute address such as "
                          f"https://example.org/event/, not {options.base_url!r}")
-    event, skipped = _read_event(options, out)
+    event, state, skipped = _read_event(options, out)
     site_print = _site_fingerprint(event.configs, event.theme_dir)
     remove_leftovers(out)
-    state = load_state(out) if (out / MARKER).is_file() else None
     if state is not None and state.site_fingerprint != site_print:
         state = None  # templates, configuration or pgm changed: render everything
     result = BuildResult(out, diagnostics=list(event.configs.diagnostics))
@@ -140,23 +140,30 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     return result
 
 
-def _read_event(options: BuildOptions, out: Path) -> tuple[_Event, list[str]]:
-    """The records, their slugs and the configuration; problems met on the way."""
+def _read_event(options: BuildOptions, out: Path
+                ) -> tuple[_Event, BuildState | None, list[str]]:
+    """The records, their slugs and the configuration, the previous build's state (if
+    ``out`` is a site pgm built and its state is readable) and problems met on the way.
+
+    Every game the previous build made keeps its slug, even when templates or the
+    configuration changed and everything is rendered again: a record added since
+    never takes the address of a game that had it."""
     root = options.event_dir
     found, skipped = walk_records(root)
-    sources = make_sources(root, found)
     try:
-        check_output(out, root, _records_below(out, root, sources))
+        check_output(out, root, _records_below(out, root, found))
     except OutputError as exc:
         raise BuildError(str(exc)) from None
+    state = load_state(out) if (out / MARKER).is_file() else None
+    sources = make_sources(root, found, state.slugs() if state is not None else None)
     configs = load_configs(root, found, {"base_url": options.base_url})
     if configs.has_errors:
         raise BuildError("the event configuration has errors:\n" +
                          "\n".join(str(d) for d in configs.diagnostics))
-    return _Event(configs, sources, found, _theme_dir(configs)), skipped
+    return _Event(configs, sources, found, _theme_dir(configs)), state, skipped
 
 
-def _records_below(out: Path, root: Path, sources: tuple[Source, ...]) -> list[Path]:
+def _records_below(out: Path, root: Path, found: list[str]) -> list[Path]:
     """The records whose plain path lies below ``out``: the only ones the output check
     can refuse, found by their paths below the event instead of one ``abspath`` each
     (the default output folder is inside the event, and a watch session checks again
@@ -166,7 +173,7 @@ def _records_below(out: Path, root: Path, sources: tuple[Source, ...]) -> list[P
     if not inside.startswith(event):
         return []
     below = inside[len(event):].replace(os.sep, "/")
-    return [s.path for s in sources if s.relative.startswith(below)]
+    return [Path(root, relative) for relative in found if relative.startswith(below)]
 
 
 def _build_error(exc: Exception) -> BuildError | None:
@@ -354,16 +361,38 @@ def _inside_event(root: Path, name: str, key: str) -> Path:
     return path
 
 
+EVENT_CSS = "static/event"
+"""Where the event's own stylesheets go, each at its path below the event folder
+(``css: styles/club.css`` -> ``static/event/styles/club.css``): no built-in static
+file lives there, and two stylesheets of one name in different folders stay apart."""
+
+
 def _copy_static(configs: ConfigSet, stage: Path, theme_dir: Path | None) -> None:
-    """Built-in static files first, then the theme's, then the event's css files: later
-    ones replace earlier ones of the same name."""
+    """Built-in static files first, then the theme's (same-named files win), then the
+    event's stylesheets, each in a place of its own below ``static/event/``."""
     target = stage / "static"
     shutil.copytree(builtin_dir("static"), target)
     if theme_dir is not None and (theme_dir / "static").is_dir():
-        shutil.copytree(theme_dir / "static", target, dirs_exist_ok=True)
+        shutil.copytree(theme_dir / "static", target, dirs_exist_ok=True,
+                        ignore=functools.partial(_not_copied, configs.root.resolve()))
     for css in configs.event.css:
         source = _inside_event(configs.root, css, "css")
         if not source.is_file():
-            raise BuildError(f"{configs.root / 'event.yaml'}: key 'css': file {css} does not "
-                             "exist")
-        shutil.copyfile(source, target / source.name)
+            kind = special_kind(source.stat().st_mode) if source.exists() else ""
+            raise BuildError(f"{configs.root / 'event.yaml'}: key 'css': {css} " +
+                             (f"is {kind}, not a regular file" if kind else "does not exist"))
+        copy = stage / EVENT_CSS / css
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, copy)
+
+
+def _not_copied(root: Path, folder: str, names: list[str]) -> set[str]:
+    """Files of a theme's ``static/`` folder that are left out: named pipes, devices and
+    sockets (copying a pipe would wait for a writer) and links leading out of the event."""
+    return {name for name in names if _left_out(Path(folder, name), root)}
+
+
+def _left_out(path: Path, root: Path) -> bool:
+    if path.is_symlink() and not path.resolve().is_relative_to(root):
+        return True
+    return not path.is_dir() and not path.is_file()

@@ -56,8 +56,18 @@ def plan_games(configs: ConfigSet, sources: tuple[Source, ...], state: BuildStat
             old.remember(record)
             plan.kept[source.slug] = old
         else:
-            plan.changes.append(Change(source, settings, game_print, record, old))
+            plan.changes.append(Change(source, settings, game_print, record,
+                                       _same_record(old, source)))
     return plan
+
+
+def _same_record(old: GameState | None, source: Source) -> GameState | None:
+    """The state the game had, for its stale files to be removed and, while its record
+    does not replay, its last good pages kept. A slug freed by a removed record and
+    taken by a new one had another game's pages: those go, and are never kept."""
+    if old is None or old.entry.relative == source.relative:
+        return old
+    return GameState(old.fingerprint, old.entry, old.files, clean=False)
 
 
 @functools.lru_cache(maxsize=256)

@@ -16,12 +16,14 @@ from __future__ import annotations
 import datetime
 import fnmatch
 import os
+import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pgm.diagnostics import Diagnostic, DiagnosticSink
+from pgm.discover import special_kind
 
 if TYPE_CHECKING:
     import yaml
@@ -346,22 +348,46 @@ def _check_event_value(event: dict[str, Any], entry: _Entry, sink: DiagnosticSin
         sink.error(line, f"key 'base_url' must be an absolute address such as "
                          f"https://example.org/event/, not {value!r}")
         del event[key]
-    elif key in ("css", "theme_dir"):
-        names = value if isinstance(value, list) else [value]
-        for index, name in enumerate(names):
-            # A file of a css list is reported on its own line.
-            line = entry.line_of(index) if isinstance(entry.value, list) else entry.line
-            path = (folder / name).resolve()
-            wanted = path.is_dir() if key == "theme_dir" else path.is_file()
-            if not path.is_relative_to(folder.resolve()):
-                sink.error(line, f"key '{key}': {name} is outside the event folder")
-            elif not wanted:
-                kind = "folder" if key == "theme_dir" else "file"
-                sink.error(line, f"key '{key}': {kind} {name} does not exist")
-            else:
-                continue
+    elif key == "css":
+        _check_css(event, entry, sink, folder)
+    elif key == "theme_dir":
+        path = (folder / value).resolve()
+        if not path.is_relative_to(folder.resolve()):
+            sink.error(line, f"key 'theme_dir': {value} is outside the event folder")
             del event[key]
-            return
+        elif not path.is_dir():
+            sink.error(line, f"key 'theme_dir': folder {value} does not exist")
+            del event[key]
+
+
+def _check_css(event: dict[str, Any], entry: _Entry, sink: DiagnosticSink, folder: Path
+               ) -> None:
+    """Each stylesheet must be a regular file inside the event folder. It is kept by its
+    path below the event folder written plainly (``./styles//club.css`` ->
+    ``styles/club.css``), which is where the site has it below ``static/event/``, so two
+    sheets of one name in different folders stay apart; one listed twice is linked once."""
+    root = folder.resolve()
+    kept: list[str] = []
+    for index, name in enumerate(event["css"]):
+        # A file of a css list is reported on its own line.
+        line = entry.line_of(index) if isinstance(entry.value, list) else entry.line
+        plain = posixpath.normpath(name)
+        path = (folder / plain).resolve()
+        if plain.startswith(("/", "../")) or plain == ".." or not path.is_relative_to(root):
+            sink.error(line, f"key 'css': {name} is outside the event folder")
+        elif not path.is_file():
+            kind = special_kind(path.stat().st_mode) if path.exists() else ""
+            sink.error(line, f"key 'css': {name} is {kind}, not a regular file" if kind
+                       else f"key 'css': file {name} does not exist")
+        elif plain in kept:
+            sink.warning(line, f"key 'css': {name} is listed twice; it is linked once")
+            continue
+        else:
+            kept.append(plain)
+            continue
+        del event["css"]
+        return
+    event["css"] = kept
 
 
 def _split_entries(entries: list[_Entry], is_root: bool, sink: DiagnosticSink,

@@ -2,7 +2,10 @@
 
 Slugs come from the record's path below the event folder (``Round 3/Table 1.gcg`` ->
 ``round-3/table-1``), so links to turn pages stay valid as long as the file keeps its
-name. Names that collide after slugging get ``-2``, ``-3`` in sorted path order.
+name. A record the previous build knew keeps the slug it had there, whatever records
+were added since; the others get theirs in sorted path order, names that collide after
+slugging (with each other or with a kept slug) taking ``-2``, ``-3``. A first build of
+the same files therefore always gives the same slugs.
 """
 
 from __future__ import annotations
@@ -10,7 +13,9 @@ from __future__ import annotations
 import functools
 import os
 import re
+import stat
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +24,11 @@ from pgm.output import MARKER
 RECORD_EXTENSIONS = (".gcg", ".gn", ".cgp")
 _MAX_SLUG_PART = 60
 _RESERVED = {"static", "players", "index", "404", "sitemap", "con", "prn", "aux", "nul"}
+"""Names no slug part takes: the site's own folder ``static/`` (slugs hold no dot, so
+they can meet no file pgm writes, such as ``index.html`` or ``moves.csv``), stems of
+pages at the site root, and names some systems refuse. A name added here moves the
+games that had it, so the set stays as it is."""
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*)*")
 
 
 @dataclass(frozen=True)
@@ -73,6 +83,11 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
                     real_root):
                 problems.append(f"{Path(entry.path)}: links outside the event folder; skipped")
                 continue
+            odd = _not_regular(entry)
+            if odd:
+                # Reading a FIFO waits for a writer forever; a device never ends.
+                problems.append(f"{Path(entry.path)}: {odd}, not a regular file; skipped")
+                continue
             found.append(prefix + entry.name)
     for entry in subfolders:
         _walk(entry.path, f"{prefix}{entry.name}/", real_root, found, problems)
@@ -83,6 +98,29 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
         return entry.is_dir()
     except OSError:
         return False
+
+
+def _not_regular(entry: os.DirEntry[str]) -> str:
+    """What a record's directory entry is when it is not a regular file (a link is
+    followed: a link to a record inside the event is read as the record); "" for a
+    regular file."""
+    try:
+        if entry.is_file():  # the listing's file type: no system call but for a link
+            return ""
+        mode = entry.stat().st_mode
+    except OSError:
+        return "a broken link" if entry.is_symlink() else "unreadable"
+    return special_kind(mode)
+
+
+def special_kind(mode: int) -> str:
+    """A file type other than a regular file, in words."""
+    for test, kind in ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 def _is_site(entry: os.DirEntry[str]) -> bool:
@@ -114,45 +152,77 @@ def slugify(text: str) -> str:
     return slug
 
 
-def assign_slugs(root: Path, paths: list[Path]) -> list[Source]:
-    return list(make_sources(root, [relative_posix(root, p) for p in paths]))
+def assign_slugs(root: Path, paths: list[Path], previous: Mapping[str, str] | None = None
+                 ) -> list[Source]:
+    return list(make_sources(root, [relative_posix(root, p) for p in paths], previous))
 
 
-def make_sources(root: Path, relatives: list[str]) -> tuple[Source, ...]:
-    """The records below ``root`` sorted by path, each with its slug. The same listing as
-    the last call gives the same sources: a watch session lists the event again and
-    again, and slugging thousands of names each time would be most of a rebuild."""
+def make_sources(root: Path, relatives: list[str], previous: Mapping[str, str] | None = None
+                 ) -> tuple[Source, ...]:
+    """The records below ``root`` sorted by path, each with its slug. ``previous`` maps
+    records (paths below ``root``) to the slugs the last build gave them, which they
+    keep: a record added later never takes an existing game's address.
+
+    The same listing and slugs as the last call give the same sources: a watch session
+    lists the event again and again, and slugging thousands of names each time would be
+    most of a rebuild. The previous slugs are compared by identity first (a rebuild
+    with nothing changed has the same state), then by value."""
     key = (str(root), tuple(relatives))
-    if _last_sources and _last_sources[0][0] == key:
-        return _last_sources[0][1]
-    sources = _slugged(root, sorted(relatives))
-    _last_sources[:] = [(key, sources)]
+    if _last_sources:
+        last_key, last_previous, last = _last_sources[0]
+        if last_key == key and (previous is last_previous or previous == last_previous):
+            _last_sources[0] = (key, previous, last)
+            return last
+    sources = _slugged(root, sorted(relatives), previous or {})
+    _last_sources[:] = [(key, previous, sources)]
     return sources
 
 
-_last_sources: list[tuple[tuple[str, tuple[str, ...]], tuple[Source, ...]]] = []
+_last_sources: list[tuple[tuple[str, tuple[str, ...]], Mapping[str, str] | None,
+                          tuple[Source, ...]]] = []
 
 
-def _slugged(root: Path, relatives: list[str]) -> tuple[Source, ...]:
+def _slugged(root: Path, relatives: list[str], previous: Mapping[str, str]
+             ) -> tuple[Source, ...]:
     taken: set[str] = set()
     folders: set[str] = set()
-    """Every folder a slug lives in: a game may not take a folder's name."""
+    """Every folder a slug lives in: a new game may not take a folder's name."""
+    kept: dict[str, str] = {}
+    for relative in relatives:
+        slug = previous.get(relative)
+        if slug is not None and slug not in taken and kept_slug(slug):
+            kept[relative] = slug
+            _take(slug, taken, folders)
     sources = []
     paths: dict[str, Path] = {}
     for relative in relatives:
         folder_names, _, name = relative.rpartition("/")
-        parts = [slugify(part) for part in folder_names.split("/") if part]
-        base = "/".join(parts + [slugify(os.path.splitext(name)[0])])
-        slug, n = base, 2
-        while slug in taken or slug in folders:
-            slug, n = f"{base}-{n}", n + 1
-        taken.add(slug)
-        folders.update("/".join(slug.split("/")[:i]) for i in range(1, slug.count("/") + 1))
+        slug = kept.get(relative)
+        if slug is None:
+            parts = [slugify(part) for part in folder_names.split("/") if part]
+            base = "/".join(parts + [slugify(os.path.splitext(name)[0])])
+            slug, n = base, 2
+            while slug in taken or slug in folders:
+                slug, n = f"{base}-{n}", n + 1
+            _take(slug, taken, folders)
         # One Path per folder, joined with each name: parsing every path whole is slow.
         folder = paths.get(folder_names) or paths.setdefault(folder_names,
                                                              Path(root, folder_names))
         sources.append(Source(folder / name, relative, slug))
     return tuple(sources)
+
+
+def _take(slug: str, taken: set[str], folders: set[str]) -> None:
+    taken.add(slug)
+    folders.update("/".join(slug.split("/")[:i]) for i in range(1, slug.count("/") + 1))
+
+
+@functools.lru_cache(maxsize=65_536)
+def kept_slug(slug: str) -> bool:
+    """Whether a slug from a previous build may be kept: one pgm could have made (so a
+    damaged state file cannot lead a game out of the site, or onto ``static/``)."""
+    return _SLUG.fullmatch(slug) is not None and \
+        not any(part in _RESERVED for part in slug.split("/"))
 
 
 _ROUND = re.compile(r"(?:^|[^a-z])(?:round|(?<![0-9])rd|r)[\s_-]*(\d+)", re.IGNORECASE)

@@ -15,10 +15,12 @@ could leave every part of the stamp as it was, is still noticed.
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import json
 import os
+import stat
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -132,6 +134,16 @@ class BuildState:
     site_files: list[str] = field(default_factory=list)
     moves_layout: list[tuple[str, int]] = field(default_factory=list)
     """Where each game's rows are in the event's ``moves.csv`` (pgm.event_moves)."""
+    _slugs: dict[str, str] | None = field(default=None, init=False, repr=False,
+                                          compare=False)
+
+    def slugs(self) -> dict[str, str]:
+        """Each game's slug by its record's path below the event folder: the addresses
+        the next build keeps. Made once per state, so that a watch session's rebuilds
+        with nothing changed hand the slugging the very same mapping."""
+        if self._slugs is None:
+            self._slugs = {game.entry.relative: slug for slug, game in self.games.items()}
+        return self._slugs
 
     def chunks(self, keep: bool = False) -> Iterator[bytes]:
         """The compact JSON in UTF-8, game by game, so that it can be written without
@@ -257,12 +269,22 @@ def record_print(path: Path, known: RecordPrint | None, now_ns: int) -> RecordPr
     if known is not None and known.stamp is not None and \
             _stamp(os.stat(path)) == known.stamp:
         return known
-    with open(path, "rb", buffering=0) as handle:  # read whole: no buffer needed
+    # Opened without waiting, so that a named pipe put in a record's place is refused
+    # instead of waiting for a writer forever; a regular file reads as ever.
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(fd, "rb", buffering=0) as handle:  # read whole: no buffer needed
         # The stamp of the very file read, taken before reading it: a write that lands
         # while it is read gives the file a newer stamp, so the next build reads again.
-        info = os.fstat(handle.fileno())
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
         digest = hashlib.sha256(handle.read()).hexdigest()
     return RecordPrint(digest, _stamp(info) if _settled(info, now_ns) else None)
+
+
+class NotRegularFile(OSError):
+    """A named pipe, device or socket where a file is read: never read (a pipe would
+    wait for a writer forever, a device may never end)."""
 
 
 def _settled(info: os.stat_result, now_ns: int) -> bool:
@@ -285,7 +307,10 @@ def tree_fingerprint(*folders: Path | None) -> str:
             continue
         for relative, path in _files_below(str(folder)):
             known = _file_prints.get(path)
-            found = _file_prints[path] = record_print(Path(path), known, now_ns)
+            try:
+                found = _file_prints[path] = record_print(Path(path), known, now_ns)
+            except NotRegularFile:
+                continue  # not copied or read either
             digest.update(f"{relative}\0{found.digest}\0".encode())
     return digest.hexdigest()
 

@@ -20,6 +20,7 @@ from pgm.crossword import replay
 from pgm.gcg import parse_gcg
 from pgm.output import MARKER
 from pgm.render import make_environment
+from pgm.resources import builtin_dir
 from pgm.site_pages import render_site_files
 from pgm.state import load_state
 
@@ -327,13 +328,14 @@ def test_theme_dir_overrides_and_extends_the_builtin(tmp_path) -> None:
         "club.css": "body { color: green; }",
         "theme/turn.html": "{% extends '!default/turn.html' %}"
                            "{% block footer %} Club theme.{% endblock %}",
-        "theme/static/logo.txt": "logo"})
+        "theme/static/logo.txt": "logo", "theme/static/pgm.css": "/* the club's look */"})
     assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    assert (tmp_path / "o/static/pgm.css").read_text() == "/* the club's look */"
     turn = (tmp_path / "o/g/3.html").read_text()
     assert "Club theme." in turn and 'class="board' in turn
-    assert 'href="../static/club.css"' in turn
+    assert 'href="../static/event/club.css"' in turn
     assert (tmp_path / "o/static/logo.txt").read_text() == "logo"
-    assert (tmp_path / "o/static/club.css").is_file()
+    assert (tmp_path / "o/static/event/club.css").read_text() == "body { color: green; }"
 
 
 def test_a_theme_edited_between_builds_of_one_process_is_used(tmp_path) -> None:
@@ -485,3 +487,30 @@ def test_index_pages_are_the_same_whether_rows_are_kept_or_not(tmp_path, spoiler
     assert once == kept == reused
     assert set(once) == {"index.html", "players.html", "404.html", "live.json", "sitemap.xml"}
     assert all(once[name] == (out / name).read_text(encoding="utf-8") for name in once)
+
+
+def _stylesheets(html: str) -> list[str]:
+    return re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
+
+
+def test_event_stylesheets_never_replace_pgms_or_each_other(tmp_path) -> None:
+    """``css: [pgm.css]`` once replaced the site's own stylesheet, and two club.css in
+    different folders shared one file: each sheet now has a place of its own."""
+    event = make_event(tmp_path / "ev", {
+        "g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes(),
+        "event.yaml": "css: [pgm.css, a/club.css, b/club.css, gungi.css, my club.css]\n",
+        "pgm.css": "body { color: red; }", "a/club.css": "a { color: blue; }",
+        "b/club.css": "b { color: green; }", "gungi.css": "i {}", "my club.css": "p {}"})
+    out = tmp_path / "o"
+    result = run_build(str(event), "-o", str(out), "--strict")
+    assert result.exit_code == 0, result.output
+    builtin = builtin_dir("static")
+    for name in ("pgm.css", "gungi.css"):
+        assert (out / "static" / name).read_bytes() == (builtin / name).read_bytes()
+    for name in ("pgm.css", "a/club.css", "b/club.css", "gungi.css", "my club.css"):
+        assert (out / "static/event" / name).read_bytes() == (event / name).read_bytes()
+    assert _stylesheets((out / "g/3.html").read_text()) == [
+        "../static/pgm.css", "../static/event/pgm.css", "../static/event/a/club.css",
+        "../static/event/b/club.css", "../static/event/gungi.css",
+        "../static/event/my%20club.css"]
+    assert _stylesheets((out / "index.html").read_text())[1] == "static/event/pgm.css"

@@ -118,6 +118,28 @@ def test_an_event_yaml_above_the_record_folders_applies_to_the_records_below(tmp
     assert meta("div/r2/h") == ("Premier", "2")
 
 
+def test_a_stylesheet_listed_twice_is_linked_once_with_a_warning(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {
+        "g.gcg": GOOD, "styles/club.css": "body {}\n",
+        "event.yaml": "css:\n  - styles/club.css\n  - ./styles//club.css\n"})
+    result = _built(event, tmp_path)
+    assert result.exit_code == 0
+    assert (f"{event / 'event.yaml'}:3: warning: key 'css': ./styles//club.css is listed "
+            "twice; it is linked once") in result.output
+    page = (tmp_path / "o/g/index.html").read_text()
+    assert page.count('href="../static/event/styles/club.css"') == 1
+    assert _built(event, tmp_path, "--strict").exit_code == 1
+
+
+def test_a_stylesheet_path_that_ends_outside_the_event_is_refused(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": "css: a/../../x.css\n"})
+    (tmp_path / "x.css").write_text("secret {}")
+    result = _built(event, tmp_path)
+    assert result.exit_code == 1
+    assert f"{event / 'event.yaml'}:1: error: key 'css': a/../../x.css is outside the event " \
+           "folder" in result.output
+
+
 def test_dates_and_numbers_are_read_as_the_text_they_are_written_as(tmp_path) -> None:
     """YAML reads an unquoted date as a date and 5 as a number; pgm wants text there."""
     event = make_event(tmp_path / "ev", {"r/a.gcg": GOOD, "event.yaml": """

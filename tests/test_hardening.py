@@ -208,3 +208,42 @@ def test_the_folder_that_names_a_round_decides_it(relative, round_no) -> None:
     ("round3table5.gcg", "5"), ("playoff/3rd-4th.gcg", None)])
 def test_the_file_name_names_the_table(relative, table) -> None:
     assert guess_table(relative) == table
+
+
+def _pgm(*args: str) -> subprocess.CompletedProcess[str]:
+    """pgm in a process of its own: a build that waits forever fails the test at the
+    timeout instead of hanging the suite (the timeout measures nothing)."""
+    return subprocess.run([sys.executable, "-m", "pgm", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_a_named_pipe_among_the_records_is_skipped_with_a_warning(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "theme/static/logo.txt": "logo",
+                                         "event.yaml": "theme_dir: theme\n"})
+    os.mkfifo(event / "pipe.gcg")
+    os.mkfifo(event / "theme" / "static" / "pipe.css")
+    (event / "gone.gcg").symlink_to(event / "nowhere.gcg")
+    (event / "linked.gcg").symlink_to(event / "g.gcg")  # a link inside the event is read
+    out = tmp_path / "o"
+    done = _pgm("build", str(event), "-o", str(out))
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert f"{event / 'pipe.gcg'}: warning: a named pipe (FIFO), not a regular file; " \
+           "skipped\n" in output
+    assert f"{event / 'gone.gcg'}: warning: a broken link, not a regular file; skipped\n" \
+        in output
+    assert sorted(p.parent.name for p in out.rglob("game.json")) == ["g", "linked"]
+    assert (out / "static/logo.txt").read_text() == "logo"
+    assert not (out / "static/pipe.css").exists() and not (out / "pipe").exists()
+    exported = _pgm("export", str(event))
+    assert exported.returncode == 0 and "pipe.gcg" in exported.stderr + exported.stdout
+    assert find_records(event)[0] == [event / "g.gcg", event / "linked.gcg"]
+
+
+def test_a_stylesheet_that_is_a_named_pipe_is_refused_on_its_line(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": "css:\n  - club.css\n"})
+    os.mkfifo(event / "club.css")
+    done = _pgm("build", str(event), "-o", str(tmp_path / "o"))
+    assert done.returncode == 1
+    assert f"{event / 'event.yaml'}:2: error: key 'css': club.css is a named pipe (FIFO), " \
+           "not a regular file" in done.stdout + done.stderr

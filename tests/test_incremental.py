@@ -172,3 +172,73 @@ def test_a_file_with_whole_second_times_must_be_left_alone_longer(tmp_path) -> N
     os.utime(record, ns=(whole, whole))
     assert record_print(record, None, soon).stamp is None
     assert record_print(record, None, soon + 3_000_000_000).stamp is not None
+
+
+def _record_at(out, slug: str) -> bytes:
+    return (out / slug / "input.gcg").read_bytes()
+
+
+def test_an_added_record_never_takes_an_existing_games_address(tmp_path) -> None:
+    old, new = (CORPUS / "gcg" / GAMES[0]).read_bytes(), (CORPUS / "gcg" / GAMES[1]).read_bytes()
+    event = make_event(tmp_path / "ev", {"sl/table-1.gcg": old})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out))
+    assert _record_at(out, "sl/table-1") == old
+    (event / "sl" / "Table 1.gcg").write_bytes(new)  # sorts before table-1.gcg
+    result = build(BuildOptions(event, out))
+    assert result.games == 2 and result.rendered_games == 1
+    assert _record_at(out, "sl/table-1") == old
+    assert _record_at(out, "sl/table-1-2") == new
+    index = (out / "index.html").read_text()
+    assert 'href="sl/table-1/index.html"' in index and 'href="sl/table-1-2/index.html"' in index
+    # A change to event.yaml renders everything again, at the same addresses.
+    (event / "event.yaml").write_text("title: Renamed\n")
+    assert build(BuildOptions(event, out)).rendered_games == 2
+    assert _record_at(out, "sl/table-1") == old and _record_at(out, "sl/table-1-2") == new
+    # A first build of the same files numbers the names in path order, every time.
+    for fresh in (tmp_path / "fresh-1", tmp_path / "fresh-2"):
+        build(BuildOptions(event, fresh))
+        assert _record_at(fresh, "sl/table-1") == new
+        assert _record_at(fresh, "sl/table-1-2") == old
+
+
+def test_a_folder_added_beside_a_game_of_its_name_moves_nothing(tmp_path) -> None:
+    old, new = (CORPUS / "gcg" / GAMES[0]).read_bytes(), (CORPUS / "gcg" / GAMES[1]).read_bytes()
+    event = make_event(tmp_path / "ev", {"static.gcg": old})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out))
+    builtin = {p.name: p.read_bytes() for p in (out / "static").iterdir() if p.is_file()}
+    assert _record_at(out, "static-game") == old
+    make_event(event, {"Static/a.gcg": new, "static/b.gcg": new + b"\n#note b\n"})
+    assert build(BuildOptions(event, out)).games == 3
+    assert _record_at(out, "static-game") == old
+    assert _record_at(out, "static-game/a") == new
+    assert {p.name: p.read_bytes() for p in (out / "static").iterdir() if p.is_file()} \
+        == builtin
+    assert sorted(p.parent.relative_to(out).as_posix() for p in out.rglob("input.gcg")) \
+        == ["static-game", "static-game/a", "static-game/b"]
+
+
+def test_a_freed_address_taken_by_a_broken_record_never_shows_the_old_game(tmp_path) -> None:
+    """While watching, a record that does not replay keeps its own last good pages; the
+    pages a removed record left at an address a new record now has are not its own."""
+    old = (CORPUS / "gcg" / GAMES[0]).read_bytes()
+    event = make_event(tmp_path / "ev", {"sl/table-1.gcg": old})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, keep_last_good=True))
+    (event / "sl" / "table-1.gcg").unlink()
+    broken = old[: len(old) // 2] + b" Z9 QQ"
+    (event / "sl" / "Table 1.gcg").write_bytes(broken)
+    result = build(BuildOptions(event, out, keep_last_good=True))
+    assert result.errors and result.games == 1
+    assert _record_at(out, "sl/table-1") == broken
+    assert json.loads((out / "sl/table-1/game.json").read_text())["path"] == "sl/Table 1.gcg"
+
+
+def test_only_slugs_pgm_could_have_made_are_kept(tmp_path) -> None:
+    from pgm.discover import make_sources
+
+    previous = {"a.gcg": "../outside", "b.gcg": "static", "c.gcg": "sl/c-7", "d.gcg": "sl/c-7",
+                "e.gcg": "E", "f.gcg": "x//y"}
+    slugs = [s.slug for s in make_sources(tmp_path, list(previous), previous)]
+    assert slugs == ["a", "b", "sl/c-7", "d", "e", "f"]
