@@ -10,7 +10,6 @@ import functools
 import json
 from collections.abc import Callable, Iterator
 from html import escape
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pgm.config import ConfigSet
@@ -28,7 +27,6 @@ Files = list[tuple[str, str | bytes]]
 def common_context(configs: ConfigSet, root: str) -> dict[str, Any]:
     event = configs.event
     return {"event": event, "lang": "en", "canonical": None, "root": root,
-            "event_css": [Path(css).name for css in event.css],
             "live_poll_seconds": event.live_poll_seconds}
 
 
