@@ -6,8 +6,10 @@ existed. While a record does not replay cleanly (an editor's half-written save) 
 keeps the last good pages.
 
 ``pgm serve`` builds into a temporary folder (never the publish folder) and serves it on
-127.0.0.1; open pages reload when a rebuild changes the site, except pages of games in
-progress, which follow the game themselves.
+127.0.0.1. Each page it hands out asks every second whether a rebuild changed the site:
+then a page of a game in progress (or the event index while games are) looks at once
+whether its game moved on or its own content changed, as it does at every poll
+(static/pgm-live.js), and any other page reloads.
 """
 
 from __future__ import annotations
@@ -76,26 +78,28 @@ def rebuild(options: BuildOptions, report: Report) -> BuildResult | None:
 
 
 def watch(options: BuildOptions, report: Report, stop: threading.Event | None = None,
-          on_build: Callable[[], None] | None = None) -> None:
-    """Build, then rebuild after every relevant change until ``stop`` is set."""
+          on_build: Callable[[BuildResult | None], None] | None = None) -> None:
+    """Build, then rebuild after every relevant change until ``stop`` is set;
+    ``on_build`` is called after each build with its result (None: it failed)."""
     out = (options.out or options.event_dir / "_site").resolve()
     options = BuildOptions(options.event_dir, out, options.strict, options.base_url,
                            keep_last_good=True)
-    rebuild(options, report)
+    result = rebuild(options, report)
     if on_build:
-        on_build()
+        on_build(result)
     for changes in watchfiles.watch(options.event_dir, stop_event=stop, debounce=50,
                                     step=20, rust_timeout=500, yield_on_timeout=False,
                                     watch_filter=partial(_relevant,
                                                          options.event_dir.resolve(), out)):
         if changes:
-            rebuild(options, report)
+            result = rebuild(options, report)
             if on_build:
-                on_build()
+                on_build(result)
 
 
 class _PreviewHandler(SimpleHTTPRequestHandler):
-    """Serves the preview folder; adds a reload script to pages and a version endpoint."""
+    """Serves the preview folder; adds a reload script to pages and a version endpoint,
+    whose number goes up with every rebuild that changed the site."""
 
     version: list[int] = [0]
 
@@ -133,7 +137,7 @@ class _PreviewHandler(SimpleHTTPRequestHandler):
 
     def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
         data = source.read()
-        if self.path.split("?")[0].endswith((".html", "/")) and b"data-live=" not in data:
+        if self.path.split("?")[0].endswith((".html", "/")):
             data = data.replace(b"</body>", _RELOAD_SCRIPT + b"</body>")
         outputfile.write(data)
 
@@ -147,8 +151,11 @@ class _PreviewHandler(SimpleHTTPRequestHandler):
 _RELOAD_SCRIPT = (
     b"<script>(function(){var seen=null;setInterval(function(){fetch('/__pgm__/version',"
     b"{cache:'no-store'}).then(function(r){return r.text();}).then(function(v){"
-    b"if(seen!==null&&v!==seen){location.reload();}seen=v;}).catch(function(){});},1000);"
-    b"}());</script>")
+    b"if(seen!==null&&v!==seen){if(document.body.hasAttribute('data-live')){"
+    b"document.dispatchEvent(new Event('pgm:rebuilt'));}else{location.reload();}}seen=v;})"
+    b".catch(function(){});},1000);}());</script>")
+"""Asks every second whether the site changed; a page that follows a game in progress
+(``data-live``) is told so and checks for itself (static/pgm-live.js), others reload."""
 
 
 def serve(options: BuildOptions, port: int, report: Report,
@@ -163,8 +170,9 @@ def serve(options: BuildOptions, port: int, report: Report,
         handler = type("Handler", (_PreviewHandler,), {"version": version})
         first = threading.Event()
 
-        def built() -> None:
-            version[0] += 1
+        def built(result: BuildResult | None) -> None:
+            if result is not None and result.files_written:
+                version[0] += 1
             first.set()
 
         watcher = threading.Thread(target=watch, args=(preview, report, stop, built),

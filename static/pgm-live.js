@@ -3,18 +3,24 @@
 //  - moves a viewer who is on the latest turn to the new latest turn;
 //  - leaves a viewer who stepped back where they are, with a "N new moves" link;
 //  - sends a viewer whose turn was withdrawn (a correction) to the latest turn;
+//  - reloads the page when the site now holds a different version of it (a note, a
+//    corrected score, a renamed player, a new move in the turn list; on the event index
+//    a new title or a game's players), and only then: what polling refreshes in place
+//    (the time of the last change, the index's status and turn columns) does not count;
 //  - shows when the data last changed, and stops once the game is over.
+// pgm serve also tells the page after each rebuild (a "pgm:rebuilt" event): it looks at
+// once instead of at the next poll.
 (function () {
   "use strict";
   var body = document.body;
   var source = body.getAttribute("data-live");
-  if (!source || !window.fetch) { return; }
+  if (!source || !window.fetch || !window.DOMParser) { return; }
   var every = Math.max(1, parseInt(body.getAttribute("data-poll"), 10) || 5) * 1000;
   var turn = parseInt(body.getAttribute("data-turn") || "0", 10);
   var known = parseInt(body.getAttribute("data-turns") || "0", 10);
-  var updated = body.getAttribute("data-updated") || "";
   var status = document.getElementById("live-status");
   var link = document.getElementById("live-link");
+  var address = window.location.href.split("#")[0];
 
   function clock(iso) {
     var when = new Date(iso);
@@ -25,71 +31,146 @@
     if (slot && iso) { slot.textContent = clock(iso); slot.setAttribute("datetime", iso); }
   }
   function goTo(number) { window.location.replace(number > 0 ? number + ".html" : "index.html"); }
-
-  function onGame(data) {
-    var total = data.turns;
-    if (turn > 0) {
-      if (turn > total) { goTo(total); return false; }
-      if (total > known && turn === known) { goTo(total); return false; }
-      if (total > turn && link) {
-        var count = total - turn;
-        link.href = total + ".html";
-        link.textContent = count + (count === 1 ? " new move" : " new moves") + " — go to live";
-        link.hidden = false;
-      } else if (link) {
-        link.hidden = true;
-      }
-    } else if (data.updated !== updated) {
-      window.location.reload();
-      return false;
+  function offerLatest(total) {
+    if (!link || turn === 0) { return; }
+    var count = total - turn;
+    link.hidden = count <= 0;
+    if (count > 0) {
+      link.href = total + ".html";
+      link.textContent = count + (count === 1 ? " new move" : " new moves") + " — go to live";
     }
-    return true;
-  }
-
-  function onEvent(data) {
-    var rows = {};
-    data.games.forEach(function (game) { rows[game.slug] = game; });
-    var changed = false;
-    document.querySelectorAll("tr[data-game]").forEach(function (row) {
-      var game = rows[row.getAttribute("data-game")];
-      if (!game) { changed = true; return; }
-      row.querySelector(".status-text").textContent = game.status;
-      row.querySelector(".turns").textContent = game.turns;
-      row.className = game.live ? "live" : "final";
-    });
-    if (changed || document.querySelectorAll("tr[data-game]").length !== data.games.length) {
-      window.location.reload();
-      return false;
-    }
-    return data.games.some(function (game) { return game.live; });
   }
 
   // Conditional requests save bandwidth, but many servers date files to the second: a
   // file rewritten within the second of the copy we hold would be answered "304 Not
   // Modified". While the copy is that fresh, ask without validators.
-  var ambiguous = false;
+  var ambiguous = {};
   function fresh(response) {
     var modified = Date.parse(response.headers.get("Last-Modified") || "");
     var served = Date.parse(response.headers.get("Date") || "");
     return !isNaN(modified) && !isNaN(served) && served - modified < 2000;
   }
-
-  function poll() {
-    window.fetch(source, {cache: ambiguous ? "reload" : "no-cache"}).then(function (response) {
-      ambiguous = fresh(response);
-      return response.ok ? response.json() : null;
-    }).then(function (data) {
-      if (!data) { window.setTimeout(poll, every); return; }
-      var more = data.games ? onEvent(data) : onGame(data);
-      var latest = data.updated || (data.games || []).reduce(function (a, g) {
-        return g.updated > a ? g.updated : a;
-      }, "");
-      showUpdated(latest);
-      if (more === false && !data.games) { return; }
-      if (data.games ? more : data.live) { window.setTimeout(poll, every); }
-      else if (status) { status.classList.add("over"); }
-    }).catch(function () { window.setTimeout(poll, every); });
+  function get(url, mode) {
+    return window.fetch(url, {cache: mode || (ambiguous[url] ? "reload" : "no-cache")})
+      .then(function (response) {
+        ambiguous[url] = fresh(response);
+        return response;
+      });
   }
-  showUpdated(updated);
-  window.setTimeout(poll, every);
+
+  // The page as the server sent it, less what this script refreshes in place, and the
+  // number of turns it was made for.
+  function content(html) {
+    var page = new window.DOMParser().parseFromString(html, "text/html");
+    var turns = parseInt(page.body.getAttribute("data-turns"), 10);
+    var updated = page.body.getAttribute("data-updated");
+    page.body.removeAttribute("data-updated");
+    page.querySelectorAll("time").forEach(function (time) {
+      time.textContent = "";
+      time.removeAttribute("datetime");
+    });
+    page.querySelectorAll("tr[data-game]").forEach(function (row) {
+      row.removeAttribute("class");
+      row.querySelectorAll(".status-text, .turns").forEach(function (cell) {
+        cell.textContent = "";
+      });
+    });
+    return {text: page.documentElement.outerHTML, turns: turns, updated: updated};
+  }
+  function textOf(response) { return response.ok ? response.text() : null; }
+  // What is on screen: the copy of this page the browser keeps (fetched again if it
+  // keeps none; should that copy be newer than the one on screen, the first look
+  // reloads).
+  var shown = get(address, "force-cache").then(textOf).then(function (html) {
+    var copy = html === null ? null : content(html);
+    if (copy && (copy.updated !== body.getAttribute("data-updated")
+                 || (!isNaN(copy.turns) && copy.turns !== known))) {
+      copy.text = "";
+    }
+    return copy;
+  }).catch(function () { return null; });
+  // The server's version of this page if it differs from the one on screen, else null.
+  function changedPage() {
+    return shown.then(function (before) {
+      if (before === null) { return null; }
+      return get(address).then(textOf).then(function (html) {
+        var now = html === null ? null : content(html);
+        return now && now.text !== before.text ? now : null;
+      });
+    });
+  }
+
+  // Each returns true when it leaves the page.
+  function onGame(data) {
+    var total = data.turns;
+    if (turn > 0) {
+      if (turn > total) { goTo(total); return true; }
+      if (total > known && turn === known) { goTo(total); return true; }
+      offerLatest(total);
+    }
+    return false;
+  }
+
+  function onEvent(data) {
+    var rows = {};
+    data.games.forEach(function (game) { rows[game.slug] = game; });
+    var listed = document.querySelectorAll("tr[data-game]");
+    var missing = false;
+    listed.forEach(function (row) {
+      var game = rows[row.getAttribute("data-game")];
+      if (!game) { missing = true; return; }
+      row.querySelector(".status-text").textContent = game.status;
+      row.querySelector(".turns").textContent = game.turns;
+      row.className = game.live ? "live" : "final";
+    });
+    if (missing || listed.length !== data.games.length) {
+      window.location.reload();
+      return true;
+    }
+    return false;
+  }
+
+  var seen = null;  // the data as last polled; null: compare the page at the next poll
+  var timer = null;
+  var busy = false;
+  var again = false;
+  function poll() {
+    window.clearTimeout(timer);
+    if (busy) { again = true; return; }
+    busy = true;
+    var left = false;
+    var live = true;
+    get(source).then(function (response) {
+      if (!response.ok) { return null; }
+      var headers = [response.headers.get("Last-Modified"), response.headers.get("ETag")];
+      return response.text().then(function (text) {
+        var data = JSON.parse(text);
+        var stamp = JSON.stringify(headers.concat(text));
+        var changed = stamp !== seen;
+        seen = stamp;
+        live = data.games ? data.games.some(function (game) { return game.live; }) : data.live;
+        left = data.games ? onEvent(data) : onGame(data);
+        showUpdated(data.updated || (data.games || []).reduce(function (a, game) {
+          return game.updated > a ? game.updated : a;
+        }, ""));
+        if (left || !changed) { return null; }
+        return changedPage().then(function (now) {
+          if (!now) { return; }
+          left = true;
+          // Pages are written before game.json: the page may know of new turns first.
+          if (turn > 0 && turn === known && now.turns > known) { goTo(now.turns); }
+          else { window.location.reload(); }
+        });
+      });
+    }).catch(function () { seen = null; }).then(function () {
+      busy = false;
+      if (left) { return; }
+      if (again) { again = false; poll(); }
+      else if (live) { timer = window.setTimeout(poll, every); }
+      if (status) { status.classList.toggle("over", !live); }
+    });
+  }
+  document.addEventListener("pgm:rebuilt", poll);
+  offerLatest(known);
+  timer = window.setTimeout(poll, every);
 }());

@@ -222,6 +222,39 @@ def test_serve_builds_into_a_temporary_folder_and_reloads(tmp_path) -> None:
     assert not Path(str(where["out"])).exists()
 
 
+def test_serve_tells_every_page_of_each_rebuild_that_changed_the_site(tmp_path) -> None:
+    """Pages of a game in progress get the script too (it tells them to look at once);
+    a save that changes nothing in the site changes no version, so no page reloads."""
+    event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5)})
+    stop = threading.Event()
+    where: dict[str, object] = {}
+    builds: list[object] = []
+
+    def ready(url: str, out: Path) -> None:
+        where["url"] = url
+
+    thread = threading.Thread(target=serve, args=(BuildOptions(event), 0, builds.append,
+                                                  ready, stop), daemon=True)
+    thread.start()
+    try:
+        assert wait_for(lambda: "url" in where)
+        url = str(where["url"])
+        status, page = fetch(url + "board-1/5.html")
+        assert status == 200 and b'data-live="game.json"' in page
+        assert b"/__pgm__/version" in page and b"pgm:rebuilt" in page
+        first = fetch(url + "__pgm__/version")[1]
+        time.sleep(0.3)
+        (event / "board-1.gcg").write_bytes(prefix(5))  # saved again, unchanged
+        assert wait_for(lambda: len(builds) == 2)
+        (event / "board-1.gcg").write_bytes(prefix(6))
+        assert wait_for(lambda: fetch(url + "__pgm__/version")[1] != first)
+        assert int(fetch(url + "__pgm__/version")[1]) == int(first) + 1
+        assert len(builds) == 3
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
 @contextlib.contextmanager
 def serve_process(event: Path, temp: Path) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
     """``pgm serve`` as a user runs it, with its temporary folders in ``temp``; the lines

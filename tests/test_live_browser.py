@@ -2,18 +2,25 @@
 
 A viewer on the latest turn follows the game; a viewer who stepped back stays, with a
 "new moves" link; when a move is taken back, a viewer on a turn that no longer exists
-goes to the latest; the event index refreshes the game's row.
+goes to the latest; the event index refreshes the game's row. A note, a corrected score
+or a new title shows on the open pages it changes, and pages it does not change are
+left alone.
 """
 
 from __future__ import annotations
 
 import re
+import threading
+import time
+from pathlib import Path
 
 from browserhelpers import chromium, open_page, serve
 from conftest import CORPUS
+from playwright.sync_api import Page
 from sitehelpers import make_event, record_prefix
 
 from pgm.build import BuildOptions, build
+from pgm.live import serve as pgm_serve
 
 RECORD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
 WAIT_MS = 10_000
@@ -21,6 +28,14 @@ WAIT_MS = 10_000
 
 def prefix(events: int) -> bytes:
     return record_prefix(RECORD, events)
+
+
+def offers(page: Page, text: str) -> None:
+    """Wait until the page shows the link to the live turn, starting with ``text``."""
+    page.wait_for_function(
+        "text => { const link = document.getElementById('live-link');"
+        " return !link.hidden && link.textContent.startsWith(text); }",
+        arg=text, timeout=WAIT_MS)
 
 
 def test_viewers_follow_a_game_in_progress(tmp_path) -> None:
@@ -40,15 +55,12 @@ def test_viewers_follow_a_game_in_progress(tmp_path) -> None:
         index.goto(url + "index.html")
         assert live.locator("#live-status time").inner_text() != ""
         # Turn 3 of 5: the viewer stepped back, so the way to the live turn is offered.
-        back.wait_for_function("document.getElementById('live-link').textContent"
-                               ".startsWith('2 new moves')", timeout=WAIT_MS)
+        offers(back, "2 new moves")
 
         save(7)
         live.wait_for_url(re.compile(r"board-1/7\.html$"), timeout=WAIT_MS)
         link = back.locator("#live-link")
-        back.wait_for_function("document.getElementById('live-link').textContent"
-                               " === '4 new moves — go to live'", timeout=WAIT_MS)
-        assert link.is_visible()
+        offers(back, "4 new moves — go to live")
         assert back.url.endswith("board-1/3.html")
         index.wait_for_function(
             "document.querySelector('tr[data-game] .turns').textContent.trim() === '7'",
@@ -56,10 +68,134 @@ def test_viewers_follow_a_game_in_progress(tmp_path) -> None:
 
         save(6)  # the annotator takes the last move back
         live.wait_for_url(re.compile(r"board-1/6\.html$"), timeout=WAIT_MS)
-        back.wait_for_function(
-            "document.getElementById('live-link').textContent.startsWith('3 new moves')",
-            timeout=WAIT_MS)
+        offers(back, "3 new moves")
         assert back.url.endswith("board-1/3.html")
 
         link.click()
         back.wait_for_url(re.compile(r"board-1/6\.html$"), timeout=WAIT_MS)
+
+
+# Turn 5 as first saved with a typo in its score (the board scores JOL(T) 22).
+TYPO = prefix(5).replace(b"+22 62", b"+21 61")
+NOTE = b"#note JOLT keeps the J off the triple lane\n"
+
+
+class Visits:
+    """What one page of the browser asked for and where it went: the reloads it made,
+    and how often it polled its game since a moment of the test."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.log: list[str] = []
+        page.on("request", lambda request: self.log.append(request.url))
+        page.on("framenavigated", lambda frame: frame == page.main_frame
+                and self.log.append("navigated"))
+
+    def mark(self) -> int:
+        return len(self.log)
+
+    def polled_twice_since(self, mark: int, data: str) -> list[str]:
+        """Wait until the page has asked for ``data`` twice since ``mark`` (the first
+        answer is the data as saved, so by the second one the page has compared itself
+        with the site and reloaded if it meant to); what happened since."""
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while sum(url.endswith(data) for url in self.log[mark:]) < 2:
+            assert time.monotonic() < deadline, self.log[mark:]
+            self.page.wait_for_timeout(50)
+        return self.log[mark:]
+
+
+def shows(page: Page, selector: str, text: str) -> None:
+    """Wait until the element of ``selector`` contains ``text``."""
+    page.wait_for_function(
+        "([selector, text]) => (document.querySelector(selector) || {textContent: ''})"
+        ".textContent.includes(text)", arg=[selector, text], timeout=WAIT_MS)
+
+
+def test_open_pages_show_notes_corrections_and_titles(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"board-1.gcg": TYPO,
+                                         "event.yaml": "title: Club night\n"
+                                                       "live_poll_seconds: 1\n"})
+    out = tmp_path / "site"
+
+    def save(name: str, content: bytes) -> None:
+        (event / name).write_bytes(content)
+        build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+
+    build(BuildOptions(event, out, jobs=1))
+    with serve(out) as url, chromium() as browser, open_page(browser) as live, \
+            open_page(browser) as back, open_page(browser) as index:
+        live.goto(url + "board-1/5.html")
+        back.goto(url + "board-1/3.html")
+        index.goto(url + "index.html")
+        visits = {page: Visits(page) for page in (back, index)}
+        offers(back, "2 new moves")
+
+        # A note on the turn the viewer is on: that page shows it, and the pages it
+        # does not change (an earlier turn, the index) are not reloaded for it.
+        marks = {page: v.mark() for page, v in visits.items()}
+        save("board-1.gcg", TYPO + NOTE)
+        shows(live, ".notes", "keeps the J off the triple lane")
+        assert live.url.endswith("board-1/5.html")
+        assert "navigated" not in visits[back].polled_twice_since(marks[back], "game.json")
+        assert "navigated" not in visits[index].polled_twice_since(marks[index], "live.json")
+
+        # The score corrected: the turn's page and the turn list of the earlier turn
+        # show it, and that viewer stays on turn 3 with the way to the live turn.
+        save("board-1.gcg", prefix(5) + NOTE)
+        shows(live, ".score-table", "62")
+        shows(live, ".turn-list li:nth-child(5)", "+22")
+        assert live.locator(".notes").inner_text().endswith("keeps the J off the triple lane")
+        shows(back, ".turn-list li:nth-child(5)", "+22")
+        assert back.url.endswith("board-1/3.html")
+        offers(back, "2 new moves")
+
+        # A new move: the viewer on the latest turn goes to it, the other stays and
+        # sees it in the turn list.
+        save("board-1.gcg", prefix(6))
+        live.wait_for_url(re.compile(r"board-1/6\.html$"), timeout=WAIT_MS)
+        offers(back, "3 new moves")
+        shows(back, ".turn-list", "6 TORI")
+        assert back.url.endswith("board-1/3.html")
+        shows(index, "tr[data-game] .turns", "6")
+
+        # The event renamed in event.yaml: the index shows the new title.
+        save("event.yaml", b"title: Club night, final round\nlive_poll_seconds: 1\n")
+        shows(index, "h1", "Club night, final round")
+        shows(live, "header.site", "Club night, final round")
+        assert live.url.endswith("board-1/6.html") and back.url.endswith("board-1/3.html")
+
+
+def test_pgm_serve_shows_a_note_on_the_open_turn_and_a_new_title(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5),
+                                         "event.yaml": "title: Club night\n"
+                                                       "live_poll_seconds: 1\n"})
+    stop = threading.Event()
+    where: dict[str, str] = {}
+
+    def ready(address: str, out: Path) -> None:
+        where["url"] = address
+
+    thread = threading.Thread(target=pgm_serve, args=(BuildOptions(event), 0,
+                                                      lambda result: None, ready, stop),
+                              daemon=True)
+    thread.start()
+    try:
+        with chromium() as browser, open_page(browser) as live, open_page(browser) as index:
+            deadline = time.monotonic() + 60
+            while "url" not in where:
+                assert time.monotonic() < deadline, "pgm serve did not start"
+                time.sleep(0.05)
+            live.goto(where["url"] + "board-1/5.html")
+            index.goto(where["url"] + "index.html")
+            (event / "board-1.gcg").write_bytes(prefix(5) + NOTE)
+            shows(live, ".notes", "keeps the J off the triple lane")
+            assert live.url.endswith("board-1/5.html")
+            (event / "event.yaml").write_text("title: Club night, final round\n"
+                                              "live_poll_seconds: 1\n")
+            shows(index, "h1", "Club night, final round")
+            (event / "board-1.gcg").write_bytes(prefix(6))
+            live.wait_for_url(re.compile(r"board-1/6\.html$"), timeout=WAIT_MS)
+    finally:
+        stop.set()
+        thread.join(timeout=30)
