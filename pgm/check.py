@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pgm.diagnostics import Diagnostic, Severity
+from pgm.state import read_regular
 
 Reporter = Callable[[bytes, str], tuple[dict[str, Any], list[Diagnostic]]]
 
@@ -44,7 +45,7 @@ def check_file(path: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
         diag = Diagnostic(display, 0, Severity.ERROR, f"unknown record type (expected {known})")
         return _empty_report(display, diag), [diag]
     try:
-        data = path.read_bytes()
+        data, _ = read_regular(path)
     except OSError as exc:
         diag = Diagnostic(display, 0, Severity.ERROR, f"cannot read file: {exc.strerror}")
         return _empty_report(display, diag), [diag]

@@ -269,17 +269,22 @@ def record_print(path: Path, known: RecordPrint | None, now_ns: int) -> RecordPr
     if known is not None and known.stamp is not None and \
             _stamp(os.stat(path)) == known.stamp:
         return known
-    # Opened without waiting, so that a named pipe put in a record's place is refused
-    # instead of waiting for a writer forever; a regular file reads as ever.
+    data, info = read_regular(path)
+    return RecordPrint(hashlib.sha256(data).hexdigest(),
+                       _stamp(info) if _settled(info, now_ns) else None)
+
+
+def read_regular(path: Path) -> tuple[bytes, os.stat_result]:
+    """The bytes of a regular file and the stamp of the very file read, taken before
+    reading it (a write that lands meanwhile gives the file a newer stamp). Opened
+    without waiting, so that a named pipe put in a record's place is refused with
+    :class:`NotRegularFile` instead of waiting for a writer forever."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     with open(fd, "rb", buffering=0) as handle:  # read whole: no buffer needed
-        # The stamp of the very file read, taken before reading it: a write that lands
-        # while it is read gives the file a newer stamp, so the next build reads again.
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
-        digest = hashlib.sha256(handle.read()).hexdigest()
-    return RecordPrint(digest, _stamp(info) if _settled(info, now_ns) else None)
+        return handle.read(), info
 
 
 class NotRegularFile(OSError):

@@ -28,7 +28,7 @@ from pgm.discover import Source
 from pgm.output import write_files
 from pgm.render import make_environment
 from pgm.site_pages import render_game_files
-from pgm.state import GameState, atomic_write
+from pgm.state import GameState, atomic_write, read_regular
 
 if TYPE_CHECKING:
     from pgm.games import LoadedGame
@@ -119,7 +119,7 @@ def run_task(task: GameTask) -> GameOutcome:
     worker = _WORKER[0]
     if task.parent is not None and os.getppid() != task.parent:
         os._exit(1)  # the build that started this worker is gone
-    game = worker.load_game(task.source, task.settings, task.source.path.read_bytes())
+    game = worker.load_game(task.source, task.settings, read_regular(task.source.path)[0])
     entry = game.entry
     previous = task.previous
     if task.keep_last_good and previous is not None and previous.clean and entry.errors:

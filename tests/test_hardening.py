@@ -247,3 +247,11 @@ def test_a_stylesheet_that_is_a_named_pipe_is_refused_on_its_line(tmp_path) -> N
     assert done.returncode == 1
     assert f"{event / 'event.yaml'}:2: error: key 'css': club.css is a named pipe (FIFO), " \
            "not a regular file" in done.stdout + done.stderr
+
+
+def test_pgm_check_of_a_named_pipe_says_so_instead_of_waiting(tmp_path) -> None:
+    os.mkfifo(tmp_path / "pipe.gcg")
+    done = _pgm("check", str(tmp_path / "pipe.gcg"))
+    assert done.returncode == 1
+    assert f"{tmp_path / 'pipe.gcg'}: error: cannot read file: not a regular file" \
+        in done.stdout + done.stderr
