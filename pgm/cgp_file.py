@@ -152,12 +152,12 @@ def read_last_move(position: CgpPosition, written: str, sink: DiagnosticSink,
     if text == "-":
         return LastMove("pass", text, "a pass (or a failed challenge)")
     if text.startswith("-") and " " not in text:
-        tiles = text[1:]
-        if tiles.isdigit():
-            count = int(tiles)
+        exchanged = text[1:]
+        if exchanged.isdigit():
+            count = int(exchanged)
             return LastMove("exchange", text,
                             f"an exchange of {count} tile{'s' if count != 1 else ''}")
-        return LastMove("exchange", text, f"an exchange of {tiles}")
+        return LastMove("exchange", text, f"an exchange of {exchanged}")
     parts = text.split(" ")
     challenged = parts[0].lower() == "challenge"
     if challenged:
