@@ -32,6 +32,7 @@ from pgm.state import GameState, atomic_write, read_regular
 
 if TYPE_CHECKING:
     from pgm.games import LoadedGame
+    from pgm.site_model import GameEntry
 
 _MIN_GAMES_FOR_WORKERS = 8
 
@@ -122,10 +123,10 @@ def run_task(task: GameTask) -> GameOutcome:
     game = worker.load_game(task.source, task.settings, read_regular(task.source.path)[0])
     entry = game.entry
     previous = task.previous
-    if task.keep_last_good and previous is not None and previous.clean and entry.errors:
+    if task.keep_last_good and previous is not None and _broken_by_save(previous, entry):
         kept = GameState(previous.fingerprint, replace(previous.entry,
                                                        diagnostics=entry.diagnostics),
-                         previous.files, True)
+                         previous.files, previous.clean)
         return GameOutcome(kept, True, 0)
     files = render_game_files(worker.env, worker.configs, game)
     written = _write(task, files)
@@ -137,13 +138,23 @@ def run_task(task: GameTask) -> GameOutcome:
     return GameOutcome(state, False, written)
 
 
+def _broken_by_save(previous: GameState, entry: GameEntry) -> bool:
+    """Whether the record, as saved now, lost what its last pages show: it has errors
+    where they had none, or its replay stops at an error where theirs did not (a game
+    in progress may carry an error that stops nothing, such as an unknown encoding)."""
+    return (previous.clean and bool(entry.errors)) or \
+        (entry.stopped_at is not None and previous.entry.stopped_at is None)
+
+
 def _write(task: GameTask, files: list[tuple[str, str | bytes]]) -> int:
     if not task.in_place:
         write_files(task.target, files)
         return len(files)
-    # Pages first, then game.json and the game's index, so that no link or poll points
-    # at a page that is not there yet.
-    ordered = sorted(files, key=lambda f: (f[0].endswith(("game.json", "index.html")), f[0]))
+    # Turn pages first, then the game's index, then game.json, so that no link points at
+    # a page that is not there yet, and a page that polls game.json and finds it changed
+    # finds itself changed too.
+    ordered = sorted(files, key=lambda f: (f[0].endswith("game.json"),
+                                           f[0].endswith("index.html"), f[0]))
     return sum(atomic_write(task.target / path, content) for path, content in ordered)
 
 

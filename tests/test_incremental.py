@@ -8,7 +8,7 @@ import shutil
 import time
 
 from conftest import CORPUS
-from sitehelpers import make_event
+from sitehelpers import make_event, record_prefix
 
 from pgm import changes
 from pgm.build import BuildOptions, build
@@ -242,3 +242,42 @@ def test_only_slugs_pgm_could_have_made_are_kept(tmp_path) -> None:
                 "e.gcg": "E", "f.gcg": "x//y"}
     slugs = [s.slug for s in make_sources(tmp_path, list(previous), previous)]
     assert slugs == ["a", "b", "sl/c-7", "d", "e", "f"]
+
+
+def test_a_half_save_of_a_game_with_a_harmless_error_keeps_its_last_pages(tmp_path) -> None:
+    """An error that stops nothing (an unknown encoding) must not cost a game in progress
+    the protection from half-written saves: its pages would stop following it."""
+    record = b"#character-encoding ISO8859-6\n" + (CORPUS / "gcg" / GAMES[0]).read_bytes()
+    event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(record, 5)})
+    out = tmp_path / "site"
+
+    def saved(data: bytes) -> dict:
+        (event / "g.gcg").write_bytes(data)
+        build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+        return json.loads((out / "live.json").read_text())["games"][0]
+
+    assert saved(record_prefix(record, 5))["live"]
+    half = saved(record_prefix(record, 5) + b">Andy: ABC")
+    assert (half["live"], half["turns"]) == (True, 5)
+    assert 'data-live="game.json"' in (out / "g/5.html").read_text()
+    fixed = saved(record_prefix(record, 6))
+    assert (fixed["live"], fixed["turns"]) == (True, 6)
+
+
+def test_a_changed_game_writes_its_pages_then_its_index_then_game_json(tmp_path,
+                                                                        monkeypatch) -> None:
+    """A page that polls game.json and finds it changed must find itself changed too."""
+    import pgm.workers
+
+    record = (CORPUS / "gcg" / GAMES[0]).read_bytes()
+    event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(record, 5)})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, jobs=1))
+    written = []
+    write = pgm.workers.atomic_write
+    monkeypatch.setattr(pgm.workers, "atomic_write",
+                        lambda path, content: written.append(path.name) or write(path, content))
+    (event / "g.gcg").write_bytes(record_prefix(record, 6))
+    build(BuildOptions(event, out, jobs=1))
+    assert written[-2:] == ["index.html", "game.json"]
+    assert {"1.html", "6.html", "input.gcg", "moves.csv"} <= set(written[:-2])
