@@ -13,8 +13,8 @@ record is a warning too: a misspelt ``draft: true`` entry would otherwise publis
 
 from __future__ import annotations
 
-import datetime
 import fnmatch
+import functools
 import os
 import posixpath
 from collections.abc import Iterable
@@ -322,7 +322,7 @@ def _loaded_name(key: yaml.Node) -> str:
     if not isinstance(key, yaml.ScalarNode):
         return _name(key)
     try:
-        return str(yaml.constructor.SafeConstructor().construct_object(key))
+        return str(yaml.load(yaml.serialize(key), Loader=_loader()))  # noqa: S506 - safe
     except (yaml.YAMLError, ValueError):
         return str(key.value)
 
@@ -331,10 +331,39 @@ def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:
     import yaml
 
     try:
-        return yaml.safe_load(yaml.serialize(node))
+        return yaml.load(yaml.serialize(node), Loader=_loader())  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as exc:
         sink.error(node.start_mark.line + 1, f"YAML value error: {exc}")
         return None
+
+
+class _Written(str):
+    """A scalar YAML reads as a number or a time, with the text it is written as: a key
+    that wants text takes the text (``table: 010``, ``title: 12:30``, ``round:
+    2026-03-01``), one that wants a number takes the number (``loaded``)."""
+
+    loaded: Any
+
+
+@functools.cache
+def _loader() -> type[yaml.SafeLoader]:
+    """YAML's safe loader, keeping the written text of numbers and times."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    for tag in ("int", "float", "timestamp"):
+        construct = yaml.SafeLoader.yaml_constructors[f"tag:yaml.org,2002:{tag}"]
+
+        def written(loader: yaml.SafeLoader, node: yaml.ScalarNode,
+                    construct: Any = construct) -> _Written:
+            value = _Written(node.value)
+            value.loaded = construct(loader, node)
+            return value
+
+        Loader.add_constructor(f"tag:yaml.org,2002:{tag}", written)
+    return Loader
 
 
 def _check_event_value(event: dict[str, Any], entry: _Entry, sink: DiagnosticSink,
@@ -430,9 +459,10 @@ def _game_key(target: dict[str, Any], key: str, value: Any, line: int,
 
 def _typed(target: dict[str, Any], key: str, value: Any, kind: type, line: int,
            sink: DiagnosticSink) -> None:
-    if kind is str and isinstance(value, (int, float, datetime.date)) and \
-            not isinstance(value, bool):
-        value = str(value)  # YAML reads "round: 2026-03-01" as a date, "title: 5" as a number
+    if isinstance(value, _Written):
+        value = str(value) if kind is str else value.loaded
+    elif kind is list and isinstance(value, list):
+        value = [str(v) if isinstance(v, _Written) else v for v in value]
     if kind is int and isinstance(value, int) and not isinstance(value, bool) and value > 0:
         target[key] = value
         return

@@ -141,14 +141,20 @@ def test_a_stylesheet_path_that_ends_outside_the_event_is_refused(tmp_path) -> N
 
 
 def test_dates_and_numbers_are_read_as_the_text_they_are_written_as(tmp_path) -> None:
-    """YAML reads an unquoted date as a date and 5 as a number; pgm wants text there."""
-    event = make_event(tmp_path / "ev", {"r/a.gcg": GOOD, "event.yaml": """
-        title: 2026-01-05
+    """YAML reads 2026-03-01 as a date, 010 as 8, 12:30 as 750 and 5.10 as 5.1; a key
+    that wants text gets what was written, and one that wants a number the number."""
+    event = make_event(tmp_path / "ev", {"r/a.gcg": GOOD, "r/b.gcg": GOOD, "event.yaml": """
+        title: 12:30
+        live_poll_seconds: 010
         games:
-          "r/a.gcg": {round: 2026-03-01, table: 5}
+          "r/a.gcg": {round: 2026-03-01, table: 010, division: 5.10}
+          "r/b.gcg": {round: 2026-03-01T10:00:00Z, title: 0x1F}
         """})
     result = _built(event, tmp_path, "--strict")
     assert result.exit_code == 0, result.output
-    data = json.loads((tmp_path / "o/r/a/game.json").read_text())
-    assert (data["round"], data["table"]) == ("2026-03-01", "5")
-    assert "<title>2026-01-05</title>" in (tmp_path / "o/index.html").read_text()
+    a = json.loads((tmp_path / "o/r/a/game.json").read_text())
+    assert (a["round"], a["table"], a["division"]) == ("2026-03-01", "010", "5.10")
+    b = json.loads((tmp_path / "o/r/b/game.json").read_text())
+    assert (b["round"], b["title"]) == ("2026-03-01T10:00:00Z", "0x1F")
+    assert "<title>12:30</title>" in (tmp_path / "o/index.html").read_text()
+    assert load_configs(event, ["r/a.gcg", "r/b.gcg"], {}).event.live_poll_seconds == 8
