@@ -21,6 +21,7 @@ from pgm.crossword_model import CrosswordGame
 from pgm.crossword_view import (
     BoardRenderer,
     Orientation,
+    PlayerLine,
     SheetRow,
     TurnBoards,
     TurnUnseen,
@@ -95,6 +96,48 @@ class _UnseenTiles:
         return html
 
 
+class ScoreTables:
+    """The score table of each turn page: ``score_table`` planned once per shape of the
+    table (who is to move, which racks are known, empty or unknown, whether the game is
+    over) and filled with the players' names, scores, spreads and racks; the macro
+    itself for a shape where it does more with them than print them."""
+
+    _FIELDS = ("name", "score", "spread_text")
+
+    def __init__(self, env: jinja2.Environment) -> None:
+        self._macro = env.get_template("partials/turn_parts.html").module.score_table  # type: ignore[attr-defined]
+        self._plans: dict[Hashable, PagePlan | None] = kept(env, "pgm_score_table_plans", dict)
+
+    def __call__(self, lines: tuple[PlayerLine, ...], game_over: bool) -> Markup:
+        # a rack is tested for None (unknown) and for being empty, else printed
+        shape = (game_over, tuple((line.to_move, True if line.rack else line.rack)
+                                  for line in lines))
+        if shape not in self._plans:
+            self._plans[shape] = self._plan(shape)
+        plan = self._plans[shape]
+        if plan is None:
+            return Markup(self._macro(lines, game_over))
+        values: dict[str, Any] = {}
+        for seat, line in enumerate(lines):
+            values[f"name{seat}"], values[f"score{seat}"] = line.name, line.score
+            values[f"spread_text{seat}"], values[f"rack{seat}"] = line.spread_text, line.rack
+        return markup(plan.fill(values))
+
+    def _plan(self, shape: tuple[bool, tuple[tuple[bool, Any], ...]]) -> PagePlan | None:
+        game_over, seats = shape
+        holes = [f"{field}{seat}" for seat in range(len(seats)) for field in self._FIELDS]
+        known = [f"rack{seat}" for seat, (_, rack) in enumerate(seats) if rack is True]
+
+        def render(markers: dict[str, Any]) -> str:
+            rows = [Holes({**{field: markers[f"{field}{seat}"] for field in self._FIELDS},
+                           "to_move": to_move,
+                           "rack": markers[f"rack{seat}"] if rack is True else rack})
+                    for seat, (to_move, rack) in enumerate(seats)]
+            return str(self._macro(rows, game_over))
+
+        return PagePlan.of(render, holes + known, truthy=known)
+
+
 _GAME_HOLES = {"label": "game_label", "updated": "game_updated",
                "updated_time": "game_updated_time"}
 """The attributes of ``game`` a turn page plan shared by many games may print, and the
@@ -120,6 +163,7 @@ class TurnPages:
         self._by_line = diagnostics_by_line
         self._unseen = TurnUnseen(game)
         self._turn_list = TurnList(env, sheet, context["spoiler_free"])
+        self._score_tables = kept(env, "pgm_score_tables", lambda: ScoreTables(env))
         self._parts: Any = env.get_template("partials/turn_parts.html").module
         self._problems = env.get_template("partials/problems.html")
         self._head_links = memo(env, "partials/turn_parts.html", "head_links")
@@ -186,8 +230,7 @@ class TurnPages:
             head_links=head_links, nav_html=nav_html,
             move_details=self._parts.move_details(
                 "".join(turn.rack) if turn.rack else turn.event.rack, turn.words),
-            score_table=self._parts.score_table(player_lines(game, position),
-                                                position.game_over),
+            score_table=self._score_tables(player_lines(game, position), position.game_over),
             notes=self._notes(index), problems=self._problems_of(index),
             unseen_counts=self._unseen_counts.keyed(
                 (unseen.total, unseen.vowels, unseen.consonants, unseen.blanks, unseen.bag),

@@ -379,6 +379,11 @@ class PlayerLine(NamedTuple):
     none of the tiles held."""
     to_move: bool
 
+    @property
+    def spread_text(self) -> str:
+        """The spread with its sign (``+12``, ``-3``, ``+0``)."""
+        return f"{self.spread:+d}"
+
 
 class Unseen(NamedTuple):
     tiles: tuple[tuple[str, int], ...]

@@ -70,6 +70,16 @@ class _Marker(Markup):
         return super().__getattribute__(name)
 
 
+class _TruthyMarker(_Marker):
+    """A marker for a value known to be true (a non-empty text): a template may test
+    it (``{% if rack %}``), and the probes, all true, must then come out the same."""
+
+    __slots__ = ()
+
+    def __bool__(self) -> bool:
+        return True
+
+
 class _NumberProbe(int):
     """A value in the second render: a number that prints as its digits."""
 
@@ -128,15 +138,19 @@ class PagePlan:
         return cls.of(lambda markers: template.render(context, **markers), per_turn)
 
     @classmethod
-    def of(cls, render: Callable[..., str], holes: Iterable[str]) -> PagePlan | None:
+    def of(cls, render: Callable[..., str], holes: Iterable[str],
+           truthy: Iterable[str] = ()) -> PagePlan | None:
         """The plan of what ``render`` makes of a dict with a marker for each of
         ``holes``: a template, or a macro with its other arguments bound. None when it
-        does more with a value than print it, or fails."""
+        does more with a value than print it, or fails. The ``truthy`` holes are values
+        known to be true, which the template may also test for truth."""
         holes = list(holes)
+        truthy = set(truthy)
         nonce = secrets.token_hex(8)
         # both cases and a space in each marker: a filter that changes case or splits
         # words leaves it broken
-        text = _rendered(render, {name: _Marker(f"\0{nonce}Xy {name}\0") for name in holes})
+        text = _rendered(render, {name: (_TruthyMarker if name in truthy else _Marker)(
+            f"\0{nonce}Xy {name}\0") for name in holes})
         if text is None:
             return None
         parts = re.split(f"\0{nonce}Xy (\\w+)\0", text)

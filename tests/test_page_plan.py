@@ -206,6 +206,26 @@ def test_a_theme_turn_item_that_shows_more_of_the_row_is_rendered_per_item(tmp_p
     assert items[:2] == [("1", "andy"), ("2", "cesar")]
 
 
+def test_a_theme_score_table_that_shows_more_of_a_player_is_called_per_page(tmp_path) -> None:
+    """score_table is planned per shape with holes for each player's name, score, spread
+    and rack; a theme's table that also shows the nickname and the raw spread is called
+    for every page instead, and gets the players as they are."""
+    parts = (ROOT / "templates/partials/turn_parts.html").read_text(encoding="utf-8")
+    start = parts.index("{% macro score_table(")
+    end = parts.index("{% endmacro %}", start) + len("{% endmacro %}")
+    themed = parts[:start] + (
+        '{% macro score_table(players, game_over) %}{% for p in players %}<p class="sc">'
+        '{{ p.nick }} {{ p.score }} {{ "%+d"|format(p.spread) }} {{ p.rack or "?" }}</p>'
+        '{% endfor %}{% endmacro %}') + parts[end:]
+    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {
+        "g.gcg": record, "event.yaml": "theme_dir: theme\n",
+        "theme/partials/turn_parts.html": themed})
+    assert not build(BuildOptions(event, tmp_path / "o", jobs=1)).errors
+    rows = re.findall(r'<p class="sc">([^<]*)</p>', (tmp_path / "o/g/3.html").read_text())
+    assert [row.split()[:3] for row in rows] == [["andy", "40", "+24"], ["cesar", "16", "-24"]]
+
+
 class _Html:
     def __html__(self) -> str:
         return "<i>own markup</i>"
