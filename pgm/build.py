@@ -9,9 +9,7 @@ by an atomic rename; a build with nothing changed writes nothing.
 
 from __future__ import annotations
 
-import functools
 import os
-import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -23,7 +21,7 @@ from pgm import __version__
 from pgm.changes import Plan, plan_games
 from pgm.config import ConfigSet, load_configs
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.discover import Source, make_sources, special_kind, walk_records
+from pgm.discover import Source, make_sources, special_kind, tree_files, walk_records
 from pgm.output import (
     MARKER,
     OutputError,
@@ -40,6 +38,7 @@ from pgm.state import (
     atomic_write,
     fingerprint,
     load_state,
+    read_regular,
     save_state,
     tree_fingerprint,
 )
@@ -106,6 +105,8 @@ class _Event:
     found: list[str]
     """Every record's path below the event folder, in the order ``pgm export`` finds them."""
     theme_dir: Path | None
+    theme_files: list[tuple[str, str]]
+    """The theme's files that are read and copied (``pgm.discover.tree_files``)."""
 
 
 def build(options: BuildOptions, progress: Callable[[int], Progress] | None = None
@@ -119,7 +120,7 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
         raise BuildError(f"--base-url must be an absolute address such as "
                          f"https://example.org/event/, not {options.base_url!r}")
     event, state, skipped = _read_event(options, out)
-    site_print = _site_fingerprint(event.configs, event.theme_dir)
+    site_print = _site_fingerprint(event.configs, event.theme_files)
     remove_leftovers(out)
     if state is not None and state.site_fingerprint != site_print:
         state = None  # templates, configuration or pgm changed: render everything
@@ -160,7 +161,9 @@ def _read_event(options: BuildOptions, out: Path
     if configs.has_errors:
         raise BuildError("the event configuration has errors:\n" +
                          "\n".join(str(d) for d in configs.diagnostics))
-    return _Event(configs, sources, found, _theme_dir(configs)), state, skipped
+    theme_dir = _theme_dir(configs)
+    theme_files, odd = tree_files(theme_dir, root.resolve()) if theme_dir else ([], [])
+    return _Event(configs, sources, found, theme_dir, theme_files), state, skipped + odd
 
 
 def _records_below(out: Path, root: Path, found: list[str]) -> list[Path]:
@@ -256,7 +259,7 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
     stage = staging_folder(out)
     try:
         plan = plan_games(event.configs, event.sources, None)
-        _copy_static(event.configs, stage, event.theme_dir)
+        _copy_static(event.configs, stage, event.theme_files)
         states = _run(plan, options, event, stage, False, result, progress)
         site = []
         for path, chunks in _render_site(event, _entries(plan, states), keep=False):
@@ -266,7 +269,8 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
             site.append(path)
         layout = write_event_moves(stage, stage / MOVES_NAME, _export_order(event, states))
         result.pages += sum(1 for p in site if p.endswith(".html"))
-        save_state(stage, BuildState(site_print, states, site + [MOVES_NAME], layout))
+        save_state(stage, BuildState(site_print, states, site + [MOVES_NAME], layout,
+                                     plan.drafts))
         result.files_written += len(site) + 2
         publish(stage, out)
     except BaseException:
@@ -284,17 +288,21 @@ def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, 
     plan = plan_games(event.configs, event.sources, state)
     states = _run(plan, options, event, out, True, result, progress)
     removed = [slug for slug in state.games if slug not in states]
-    unchanged = all(s is state.games.get(slug) for slug, s in states.items())
+    unchanged = plan.drafts == state.drafts and \
+        all(s is state.games.get(slug) for slug, s in states.items())
     if not result.rendered_games and not removed and unchanged:
         result.pages += sum(1 for p in state.site_files if p.endswith(".html"))
         return
     site, layout = _update_event_files(event, plan, state, states, out, result)
-    if removed:
+    if removed or plan.replaced:
         from pgm.workers import remove_stale
 
         for slug in removed:
             remove_stale(out, state.games[slug].paths, set())
-    save_state(out, BuildState(state.site_fingerprint, states, site, layout), keep=True)
+        for old in plan.replaced:  # a removed record's slug, taken by a new one
+            remove_stale(out, old.paths, set(states[old.entry.slug].paths))
+    save_state(out, BuildState(state.site_fingerprint, states, site, layout, plan.drafts),
+               keep=True)
 
 
 def _update_event_files(event: _Event, plan: Plan, state: BuildState,
@@ -321,12 +329,16 @@ def _update_event_files(event: _Event, plan: Plan, state: BuildState,
 # Inputs that shape the whole site
 
 
-def _site_fingerprint(configs: ConfigSet, theme_dir: Path | None) -> str:
+def _site_fingerprint(configs: ConfigSet, theme_files: list[tuple[str, str]]) -> str:
     css = [_inside_event(configs.root, name, "css") for name in configs.event.css]
     return fingerprint(__version__, repr(configs.event),
-                       tree_fingerprint(builtin_dir("templates"), builtin_dir("static"),
-                                        theme_dir),
+                       tree_fingerprint(_builtin_files("templates"), _builtin_files("static"),
+                                        theme_files),
                        *(p.read_bytes() if p.is_file() else b"" for p in css))
+
+
+def _builtin_files(name: str) -> list[tuple[str, str]]:
+    return tree_files(builtin_dir(name), None)[0]
 
 
 def _failing_template(exc: BaseException) -> str:
@@ -367,14 +379,17 @@ EVENT_CSS = "static/event"
 file lives there, and two stylesheets of one name in different folders stay apart."""
 
 
-def _copy_static(configs: ConfigSet, stage: Path, theme_dir: Path | None) -> None:
-    """Built-in static files first, then the theme's (same-named files win), then the
-    event's stylesheets, each in a place of its own below ``static/event/``."""
+def _copy_static(configs: ConfigSet, stage: Path, theme_files: list[tuple[str, str]]
+                 ) -> None:
+    """Built-in static files first, then those of the theme's ``static/`` folder
+    (same-named files win), then the event's stylesheets, each in a place of its own
+    below ``static/event/``. The files copied are the ones the site's fingerprint took:
+    of a theme, no named pipe, device, socket, broken link or link leading out of the
+    event (``pgm.discover.tree_files``, which warns of them)."""
     target = stage / "static"
-    shutil.copytree(builtin_dir("static"), target)
-    if theme_dir is not None and (theme_dir / "static").is_dir():
-        shutil.copytree(theme_dir / "static", target, dirs_exist_ok=True,
-                        ignore=functools.partial(_not_copied, configs.root.resolve()))
+    _copy_files(_builtin_files("static"), target)
+    _copy_files([(relative.removeprefix("static/"), path) for relative, path in theme_files
+                 if relative.startswith("static/")], target)
     for css in configs.event.css:
         source = _inside_event(configs.root, css, "css")
         if not source.is_file():
@@ -383,16 +398,20 @@ def _copy_static(configs: ConfigSet, stage: Path, theme_dir: Path | None) -> Non
                              (f"is {kind}, not a regular file" if kind else "does not exist"))
         copy = stage / EVENT_CSS / css
         copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, copy)
+        copy.write_bytes(_read_static(source))
 
 
-def _not_copied(root: Path, folder: str, names: list[str]) -> set[str]:
-    """Files of a theme's ``static/`` folder that are left out: named pipes, devices and
-    sockets (copying a pipe would wait for a writer) and links leading out of the event."""
-    return {name for name in names if _left_out(Path(folder, name), root)}
+def _copy_files(files: list[tuple[str, str]], target: Path) -> None:
+    for relative, path in files:
+        copy = target / relative
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(_read_static(Path(path)))
 
 
-def _left_out(path: Path, root: Path) -> bool:
-    if path.is_symlink() and not path.resolve().is_relative_to(root):
-        return True
-    return not path.is_dir() and not path.is_file()
+def _read_static(path: Path) -> bytes:
+    """A static file's bytes, read without waiting (a file made a named pipe since it
+    was listed is refused, not waited for)."""
+    try:
+        return read_regular(path)[0]
+    except OSError as exc:
+        raise BuildError(f"{path}: cannot read: {exc.strerror}") from None

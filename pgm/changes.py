@@ -26,6 +26,8 @@ class Change:
     fingerprint: str
     record: RecordPrint
     previous: GameState | None
+    """The state the game had, for its stale files to be removed and, while its record
+    does not replay, its last good pages kept; None for a game new at its slug."""
 
 
 @dataclass
@@ -36,6 +38,13 @@ class Plan:
     kept: dict[str, GameState] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
     """Every game's slug, in path order (drafts left out)."""
+    replaced: list[GameState] = field(default_factory=list)
+    """Games whose records are gone and whose slug a new record took: the files the new
+    game does not write over are removed. Their state is never handed to the new game,
+    so their pages are never kept as its last good ones."""
+    drafts: dict[str, str] = field(default_factory=dict)
+    """The slugs of the drafts by their records' paths: kept for them, so that a game
+    made a draft for a while comes back at its address."""
 
 
 def plan_games(configs: ConfigSet, sources: tuple[Source, ...], state: BuildState | None
@@ -45,8 +54,12 @@ def plan_games(configs: ConfigSet, sources: tuple[Source, ...], state: BuildStat
     for source in sources:
         settings = configs.settings_for(source.path)
         if settings.draft:
+            plan.drafts[source.relative] = source.slug
             continue
         old = state.games.get(source.slug) if state else None
+        if old is not None and old.entry.relative != source.relative:
+            plan.replaced.append(old)
+            old = None
         record = record_print(source.path, old.record if old else None, now_ns)
         # Kept for rebuilds, which ask again for every game; a first build asks once.
         game_print = (_game_print if old else fingerprint)(
@@ -56,18 +69,8 @@ def plan_games(configs: ConfigSet, sources: tuple[Source, ...], state: BuildStat
             old.remember(record)
             plan.kept[source.slug] = old
         else:
-            plan.changes.append(Change(source, settings, game_print, record,
-                                       _same_record(old, source)))
+            plan.changes.append(Change(source, settings, game_print, record, old))
     return plan
-
-
-def _same_record(old: GameState | None, source: Source) -> GameState | None:
-    """The state the game had, for its stale files to be removed and, while its record
-    does not replay, its last good pages kept. A slug freed by a removed record and
-    taken by a new one had another game's pages: those go, and are never kept."""
-    if old is None or old.entry.relative == source.relative:
-        return old
-    return GameState(old.fingerprint, old.entry, old.files, clean=False)
 
 
 @functools.lru_cache(maxsize=256)

@@ -2,10 +2,12 @@
 
 Slugs come from the record's path below the event folder (``Round 3/Table 1.gcg`` ->
 ``round-3/table-1``), so links to turn pages stay valid as long as the file keeps its
-name. A record the previous build knew keeps the slug it had there, whatever records
-were added since; the others get theirs in sorted path order, names that collide after
-slugging (with each other or with a kept slug) taking ``-2``, ``-3``. A first build of
-the same files therefore always gives the same slugs.
+name. A record the previous build knew (a draft too) keeps the slug it had there,
+whatever records were added since; the others get theirs in sorted path order, names
+that collide after slugging (with each other or with a kept slug) taking ``-2``, ``-3``.
+A folder takes a number likewise where a game has its slug, so no game is ever inside
+another game's folder. A first build of the same files therefore always gives the same
+slugs.
 """
 
 from __future__ import annotations
@@ -79,18 +81,73 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
         elif os.path.splitext(entry.name)[1].lower() in RECORD_EXTENSIONS \
                 and not entry.name.startswith("."):
             # Folders are not followed into, so only a file link can lead outside.
-            if entry.is_symlink() and not Path(entry.path).resolve().is_relative_to(
-                    real_root):
-                problems.append(f"{Path(entry.path)}: links outside the event folder; skipped")
-                continue
-            odd = _not_regular(entry)
-            if odd:
-                # Reading a FIFO waits for a writer forever; a device never ends.
-                problems.append(f"{Path(entry.path)}: {odd}, not a regular file; skipped")
+            reason = _left_out(entry, real_root)
+            if reason:
+                problems.append(f"{Path(entry.path)}: {reason}; skipped")
                 continue
             found.append(prefix + entry.name)
     for entry in subfolders:
         _walk(entry.path, f"{prefix}{entry.name}/", real_root, found, problems)
+
+
+def _left_out(entry: os.DirEntry[str], real_root: Path | None) -> str:
+    """Why a file pgm meets is not read, or "" when it is: the one rule for records
+    and for the files of templates and themes. Read are regular files and links to
+    them, but no link leading out of ``real_root`` (when given): nothing outside the
+    event folder is read. Reading a named pipe would wait for a writer forever, and a
+    device may never end."""
+    if _leads_out(entry, real_root):
+        return "links outside the event folder"
+    odd = _not_regular(entry)
+    return f"{odd}, not a regular file" if odd else ""
+
+
+def _leads_out(entry: os.DirEntry[str], real_root: Path | None) -> bool:
+    return real_root is not None and entry.is_symlink() and \
+        not Path(os.path.realpath(entry.path)).is_relative_to(real_root)
+
+
+def tree_files(folder: Path, real_root: Path | None) -> tuple[list[tuple[str, str]], list[str]]:
+    """The files below ``folder`` that pgm reads and copies (a theme's templates and
+    ``static/``, pgm's own), sorted, as (path below ``folder`` with '/', full path), and
+    the problems met. The fingerprint of the site and the copy of static files take
+    these files and no others. Links are followed, to files and to folders, as long as
+    they stay inside ``real_root`` (the resolved event folder; None for pgm's own
+    folders); a link to a folder it is in is not followed twice."""
+    found: list[tuple[str, str]] = []
+    problems: list[str] = []
+    real = os.path.realpath(folder)
+    if real_root is not None and not Path(real).is_relative_to(real_root):
+        problems.append(f"{folder}: links outside the event folder; skipped")
+    elif os.path.isdir(real):
+        _walk_tree(str(folder), "", real_root, {real}, found, problems)
+    return sorted(found), problems
+
+
+def _walk_tree(folder: str, prefix: str, real_root: Path | None, inside: set[str],
+               found: list[tuple[str, str]], problems: list[str]) -> None:
+    """``inside``: the real paths of the folders being walked, so that a link to one of
+    them ends there instead of going round for ever."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+    except OSError as exc:
+        problems.append(f"{Path(folder)}: cannot read the folder: {exc.strerror}; skipped")
+        return
+    for entry in entries:
+        if _is_folder(entry) and not _leads_out(entry, real_root):
+            real = os.path.realpath(entry.path)
+            if real in inside:
+                problems.append(f"{Path(entry.path)}: links to a folder it is in; skipped")
+                continue
+            _walk_tree(entry.path, f"{prefix}{entry.name}/", real_root, inside | {real},
+                       found, problems)
+            continue
+        reason = _left_out(entry, real_root)
+        if reason:
+            problems.append(f"{Path(entry.path)}: {reason}; skipped")
+        else:
+            found.append((prefix + entry.name, entry.path))
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:
@@ -188,19 +245,22 @@ def _slugged(root: Path, relatives: list[str], previous: Mapping[str, str]
     folders: set[str] = set()
     """Every folder a slug lives in: a new game may not take a folder's name."""
     kept: dict[str, str] = {}
-    for relative in relatives:
-        slug = previous.get(relative)
-        if slug is not None and slug not in taken and kept_slug(slug):
-            kept[relative] = slug
-            _take(slug, taken, folders)
+    # In slug order, where a game comes before any slug inside its folder: of a game and
+    # one that an older build put inside its folder, the game outside keeps its address.
+    for old, relative in sorted((previous[r], r) for r in relatives if r in previous):
+        if kept_slug(old) and old not in taken and old not in folders and \
+                not _folders_of(old) & taken:
+            kept[relative] = old
+            _take(old, taken, folders)
     sources = []
     paths: dict[str, Path] = {}
+    slug_folders: dict[str, str] = {"": ""}
     for relative in relatives:
         folder_names, _, name = relative.rpartition("/")
         slug = kept.get(relative)
         if slug is None:
-            parts = [slugify(part) for part in folder_names.split("/") if part]
-            base = "/".join(parts + [slugify(os.path.splitext(name)[0])])
+            base = _slug_folder(folder_names, slug_folders, taken) + \
+                slugify(os.path.splitext(name)[0])
             slug, n = base, 2
             while slug in taken or slug in folders:
                 slug, n = f"{base}-{n}", n + 1
@@ -212,9 +272,30 @@ def _slugged(root: Path, relatives: list[str], previous: Mapping[str, str]
     return tuple(sources)
 
 
+def _slug_folder(folder_names: str, slug_folders: dict[str, str], taken: set[str]) -> str:
+    """The folder part, ending in '/', of a new slug for the records in ``folder_names``
+    (a path below the event): each folder slugged, taking ``-2``, ``-3`` where a game
+    has that slug already, so that no game is put inside another game's folder. Made
+    when the folder's first new record is slugged and then kept for its others."""
+    done = slug_folders.get(folder_names)
+    if done is None:
+        parent, _, name = folder_names.rpartition("/")
+        start = _slug_folder(parent, slug_folders, taken) + slugify(name)
+        found, n = start, 2
+        while found in taken:
+            found, n = f"{start}-{n}", n + 1
+        done = slug_folders[folder_names] = found + "/"
+    return done
+
+
+def _folders_of(slug: str) -> set[str]:
+    parts = slug.split("/")
+    return {"/".join(parts[:i]) for i in range(1, len(parts))}
+
+
 def _take(slug: str, taken: set[str], folders: set[str]) -> None:
     taken.add(slug)
-    folders.update("/".join(slug.split("/")[:i]) for i in range(1, slug.count("/") + 1))
+    folders.update(_folders_of(slug))
 
 
 @functools.lru_cache(maxsize=65_536)

@@ -1,8 +1,9 @@
 """What a built site remembers about its inputs, so a rebuild redoes only what changed.
 
 ``.pgm-state.json`` in the output holds a fingerprint of everything that shapes the
-whole site (pgm version, templates, static files, event configuration) and, per game,
-a fingerprint of its record and settings, its index entry and the files it wrote.
+whole site (pgm version, templates, static files, event configuration), per game a
+fingerprint of its record and settings, its index entry and the files it wrote, and the
+slugs of the drafts, which they keep as the games do theirs.
 Unchanged games are neither replayed nor rendered again; files pgm did not list here
 are never deleted.
 
@@ -134,15 +135,18 @@ class BuildState:
     site_files: list[str] = field(default_factory=list)
     moves_layout: list[tuple[str, int]] = field(default_factory=list)
     """Where each game's rows are in the event's ``moves.csv`` (pgm.event_moves)."""
+    drafts: dict[str, str] = field(default_factory=dict)
+    """The slugs of records left out as drafts, by path below the event folder."""
     _slugs: dict[str, str] | None = field(default=None, init=False, repr=False,
                                           compare=False)
 
     def slugs(self) -> dict[str, str]:
-        """Each game's slug by its record's path below the event folder: the addresses
-        the next build keeps. Made once per state, so that a watch session's rebuilds
-        with nothing changed hand the slugging the very same mapping."""
+        """Each game's slug by its record's path below the event folder, drafts' too:
+        the addresses the next build keeps. Made once per state, so that a watch
+        session's rebuilds with nothing changed hand the slugging the very same mapping."""
         if self._slugs is None:
-            self._slugs = {game.entry.relative: slug for slug, game in self.games.items()}
+            self._slugs = dict(self.drafts)
+            self._slugs.update((game.entry.relative, slug) for slug, game in self.games.items())
         return self._slugs
 
     def chunks(self, keep: bool = False) -> Iterator[bytes]:
@@ -151,7 +155,8 @@ class BuildState:
         next save after a rebuild that carried most games over only writes their bytes.
         A game's part is filed under its entry's slug, the key it has in ``games``."""
         head = json.dumps({"format": _FORMAT, "site": self.site_fingerprint,
-                           "site_files": self.site_files, "moves_layout": self.moves_layout},
+                           "site_files": self.site_files, "moves_layout": self.moves_layout,
+                           "drafts": self.drafts},
                           ensure_ascii=False, separators=(",", ":"))
         yield f'{head[:-1]},"games":{{'.encode()
         for number, (_, game) in enumerate(sorted(self.games.items())):
@@ -208,7 +213,10 @@ def load_state(out: Path) -> BuildState | None:
                                  g["clean"], _record_from_json(g["digest"], g["stamp"]))
                  for slug, g in data["games"].items()}
         layout = [(str(slug), int(length)) for slug, length in data.get("moves_layout", [])]
-        return BuildState(data["site"], games, data.get("site_files", []), layout)
+        drafts = data.get("drafts")
+        drafts = {str(relative): str(slug) for relative, slug in drafts.items()} \
+            if isinstance(drafts, dict) else {}
+        return BuildState(data["site"], games, data.get("site_files", []), layout, drafts)
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -302,36 +310,27 @@ def _stamp(info: os.stat_result) -> Stamp:
     return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino
 
 
-def tree_fingerprint(*folders: Path | None) -> str:
-    """Fingerprint of every file below the given folders (templates, static, theme);
-    a file is read again only when its stamp changed, as a record is."""
+def tree_fingerprint(*trees: Sequence[tuple[str, str]]) -> str:
+    """Fingerprint of the files of templates, static files and themes, each tree listed
+    by ``pgm.discover.tree_files`` (the files the build reads and copies, no others); a
+    file is read again only when its stamp changed, as a record is. A file that cannot
+    be read counts as such: the copy refuses it."""
     digest = hashlib.sha256()
     now_ns = time.time_ns()
-    for folder in folders:
-        if folder is None or not folder.is_dir():
-            continue
-        for relative, path in _files_below(str(folder)):
+    for files in trees:
+        for relative, path in files:
             known = _file_prints.get(path)
             try:
                 found = _file_prints[path] = record_print(Path(path), known, now_ns)
-            except NotRegularFile:
-                continue  # not copied or read either
+            except OSError:
+                digest.update(f"{relative}\0\0".encode())
+                continue
             digest.update(f"{relative}\0{found.digest}\0".encode())
     return digest.hexdigest()
 
 
 _file_prints: dict[str, RecordPrint] = {}
 """By path: what the files of the templates and themes of this process hash to."""
-
-
-def _files_below(folder: str) -> list[tuple[str, str]]:
-    """Every file below ``folder``: (path below it with '/', full path), sorted."""
-    found = []
-    for here, _, names in os.walk(folder):
-        prefix = os.path.relpath(here, folder).replace(os.sep, "/") + "/"
-        found += [(prefix.removeprefix("./") + name, os.path.join(here, name))
-                  for name in names]
-    return sorted(found)
 
 
 def atomic_write(path: Path, content: str | bytes) -> bool:

@@ -6,6 +6,7 @@ import errno
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -45,7 +46,7 @@ def test_symlinks_out_of_the_event_are_not_read(tmp_path) -> None:
 def test_odd_names_get_distinct_stable_slugs_inside_the_output(tmp_path) -> None:
     names = ["Round 1/Table 1.gcg", "round-1/table-1.gcg", "ROUND_1/table 1.gcg",
              "a..dots...gcg", "CON.gcg", "static.gcg", "ünïcödé/名前.gcg",
-             "x" * 200 + ".gcg", "-/-.gcg"]
+             "x" * 200 + ".gcg", "-/-.gcg", "a b.gcg", "a_b/x.gcg"]
     event = make_event(tmp_path / "ev", {name: GOOD for name in names})
     records, _ = find_records(event)
     first = [s.slug for s in assign_slugs(event, records)]
@@ -54,6 +55,7 @@ def test_odd_names_get_distinct_stable_slugs_inside_the_output(tmp_path) -> None
     assert all(".." not in slug and not slug.startswith("/") and len(slug) < 140
                for slug in first)
     assert "static" not in first and "con" not in first
+    assert not [(a, b) for a in first for b in first if b.startswith(a + "/")]  # no nesting
     out = tmp_path / "o"
     assert run_build(str(event), "-o", str(out)).exit_code == 0
     written = [p.resolve() for p in out.rglob("*")]
@@ -238,6 +240,62 @@ def test_a_named_pipe_among_the_records_is_skipped_with_a_warning(tmp_path) -> N
     exported = _pgm("export", str(event))
     assert exported.returncode == 0 and "pipe.gcg" in exported.stderr + exported.stdout
     assert find_records(event)[0] == [event / "g.gcg", event / "linked.gcg"]
+
+
+def test_odd_files_in_a_themes_static_folder_are_skipped_with_a_warning(tmp_path,
+                                                                       monkeypatch) -> None:
+    """A socket, broken links, a link to a named pipe or folder outside the event: none is
+    copied or read, none fails or hangs the build, each is named in a warning."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.css").write_text("secret")
+    os.mkfifo(outside / "fifo.css")
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": "theme_dir: theme\n",
+                                         "theme/static/ok.css": "ok",
+                                         "theme/static/sub/in.css": "in",
+                                         "shared/font.txt": "font"})
+    static = event / "theme" / "static"
+    monkeypatch.chdir(static)  # a socket's path must be short
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind("sock.css")
+    sock.close()
+    (static / "broken.css").symlink_to("/nonexistent")
+    (static / "gone.css").symlink_to(static / "nowhere.css")
+    (static / "loop.css").symlink_to("loop.css")
+    (static / "secret.css").symlink_to(outside / "secret.css")
+    (static / "fifo.css").symlink_to(outside / "fifo.css")
+    (static / "outdir").symlink_to(outside, target_is_directory=True)
+    (static / "sub" / "up").symlink_to("..", target_is_directory=True)
+    (static / "shared").symlink_to(event / "shared", target_is_directory=True)  # inside
+    out = tmp_path / "o"
+
+    def built(*options: str) -> tuple[int, str]:
+        done = _pgm("build", str(event), "-o", str(out), *options)
+        return done.returncode, done.stdout + done.stderr
+
+    code, output = built()
+    assert code == 0, output
+    for name, why in [("broken.css", "links outside the event folder"),
+                      ("fifo.css", "links outside the event folder"),
+                      ("gone.css", "a broken link, not a regular file"),
+                      ("loop.css", "a broken link, not a regular file"),
+                      ("outdir", "links outside the event folder"),
+                      ("secret.css", "links outside the event folder"),
+                      ("sock.css", "a socket, not a regular file"),
+                      ("sub/up", "links to a folder it is in")]:
+        assert f"{static / name}: warning: {why}; skipped\n" in output
+    assert "Traceback" not in output and "8 warning(s)" in output
+    copied = sorted(p.relative_to(out / "static").as_posix()
+                    for p in (out / "static").rglob("*") if p.is_file())
+    assert {"ok.css", "sub/in.css", "shared/font.txt"} <= set(copied)
+    assert not [name for name in copied if name.startswith(
+        ("broken", "gone", "loop", "secret", "fifo", "outdir", "sock", "sub/up"))]
+    # What lies outside is not read either: changing it rebuilds nothing.
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    (outside / "secret.css").write_text("changed")
+    assert built()[0] == 0
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == before
+    assert built("--strict")[0] == 1
 
 
 def test_a_stylesheet_that_is_a_named_pipe_is_refused_on_its_line(tmp_path) -> None:

@@ -202,7 +202,13 @@ def test_an_added_record_never_takes_an_existing_games_address(tmp_path) -> None
         assert _record_at(fresh, "sl/table-1-2") == old
 
 
-def test_a_folder_added_beside_a_game_of_its_name_moves_nothing(tmp_path) -> None:
+def _games(out) -> list[str]:
+    return sorted(p.parent.relative_to(out).as_posix() for p in out.rglob("input.gcg"))
+
+
+def test_a_folder_added_beside_a_game_of_its_name_goes_beside_it(tmp_path) -> None:
+    """The new folder's games never go inside the old game's folder: its name takes a
+    number instead, as a new game's would."""
     old, new = (CORPUS / "gcg" / GAMES[0]).read_bytes(), (CORPUS / "gcg" / GAMES[1]).read_bytes()
     event = make_event(tmp_path / "ev", {"static.gcg": old})
     out = tmp_path / "site"
@@ -212,11 +218,70 @@ def test_a_folder_added_beside_a_game_of_its_name_moves_nothing(tmp_path) -> Non
     make_event(event, {"Static/a.gcg": new, "static/b.gcg": new + b"\n#note b\n"})
     assert build(BuildOptions(event, out)).games == 3
     assert _record_at(out, "static-game") == old
-    assert _record_at(out, "static-game/a") == new
+    assert _record_at(out, "static-game-2/a") == new
+    assert sorted(p.name for p in (out / "static-game").iterdir() if p.is_dir()) == []
     assert {p.name: p.read_bytes() for p in (out / "static").iterdir() if p.is_file()} \
         == builtin
-    assert sorted(p.parent.relative_to(out).as_posix() for p in out.rglob("input.gcg")) \
-        == ["static-game", "static-game/a", "static-game/b"]
+    assert _games(out) == ["static-game", "static-game-2/a", "static-game-2/b"]
+    # A first build of the same files slugs them in path order, every time, and puts no
+    # game inside another's folder either.
+    for fresh in (tmp_path / "fresh-1", tmp_path / "fresh-2"):
+        build(BuildOptions(event, fresh))
+        assert _games(fresh) == ["static-game-2", "static-game/a", "static-game/b"]
+        assert _record_at(fresh, "static-game-2") == old
+
+
+def test_a_game_made_a_draft_for_a_while_comes_back_at_its_address(tmp_path) -> None:
+    old, new = (CORPUS / "gcg" / GAMES[0]).read_bytes(), (CORPUS / "gcg" / GAMES[1]).read_bytes()
+    other = (CORPUS / "gcg" / GAMES[2]).read_bytes()
+    event = make_event(tmp_path / "ev", {"sl/TABLE-1.gcg": old, "other.gcg": other})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out))
+    assert _games(out) == ["other", "sl/table-1"] and _record_at(out, "sl/table-1") == old
+    (event / "event.yaml").write_text('games:\n  "sl/TABLE-1.gcg": {draft: true}\n')
+    assert build(BuildOptions(event, out)).games == 1
+    assert _games(out) == ["other"]
+    (event / "sl" / "TABLE 1.gcg").write_bytes(new)  # sorts before TABLE-1.gcg
+    assert build(BuildOptions(event, out)).games == 2
+    assert _games(out) == ["other", "sl/table-1-2"] and _record_at(out, "sl/table-1-2") == new
+    (event / "event.yaml").unlink()
+    assert build(BuildOptions(event, out)).games == 3
+    assert _games(out) == ["other", "sl/table-1", "sl/table-1-2"]
+    assert _record_at(out, "sl/table-1") == old and _record_at(out, "sl/table-1-2") == new
+    index = (out / "index.html").read_text()
+    assert 'href="sl/table-1/index.html"' in index and 'href="sl/table-1-2/index.html"' in index
+
+
+def test_a_draft_added_by_an_incremental_build_keeps_its_address_too(tmp_path) -> None:
+    """A draft that appears while nothing else changes is still remembered."""
+    old, new = (CORPUS / "gcg" / GAMES[0]).read_bytes(), (CORPUS / "gcg" / GAMES[1]).read_bytes()
+    event = make_event(tmp_path / "ev", {"other.gcg": old, "event.yaml":
+                                         'games:\n  "sl/*.gcg": {draft: true}\n'})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out))
+    (event / "sl").mkdir()
+    (event / "sl" / "table-1.gcg").write_bytes(old)
+    assert build(BuildOptions(event, out)).rendered_games == 0
+    assert load_state(out).drafts == {"sl/table-1.gcg": "sl/table-1"}
+    (event / "sl" / "Table 1.gcg").write_bytes(new)
+    build(BuildOptions(event, out))
+    (event / "event.yaml").unlink()
+    build(BuildOptions(event, out))
+    assert _record_at(out, "sl/table-1") == old and _record_at(out, "sl/table-1-2") == new
+
+
+def test_a_removed_records_address_is_free_at_once(tmp_path) -> None:
+    old, new = (CORPUS / "gcg" / GAMES[1]).read_bytes(), (CORPUS / "gcg" / GAMES[0]).read_bytes()
+    event = make_event(tmp_path / "ev", {"sl/table-1.gcg": old})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out))
+    (event / "sl" / "table-1.gcg").unlink()
+    (event / "sl" / "Table 1.gcg").write_bytes(new)
+    build(BuildOptions(event, out))
+    assert _games(out) == ["sl/table-1"] and _record_at(out, "sl/table-1") == new
+    # None of the old game's pages stays behind (it had more turns than the new one).
+    assert sorted(p.name for p in (out / "sl/table-1").iterdir()) == \
+        sorted(load_state(out).games["sl/table-1"].files)
 
 
 def test_a_freed_address_taken_by_a_broken_record_never_shows_the_old_game(tmp_path) -> None:
@@ -242,6 +307,10 @@ def test_only_slugs_pgm_could_have_made_are_kept(tmp_path) -> None:
                 "e.gcg": "E", "f.gcg": "x//y"}
     slugs = [s.slug for s in make_sources(tmp_path, list(previous), previous)]
     assert slugs == ["a", "b", "sl/c-7", "d", "e", "f"]
+    # A game an older pgm put inside another's folder moves out; the outer one stays.
+    previous = {"Static/x.gcg": "static-game/x", "static.gcg": "static-game"}
+    slugs = [s.slug for s in make_sources(tmp_path, list(previous), previous)]
+    assert slugs == ["static-game-2/x", "static-game"]
 
 
 def test_a_half_save_of_a_game_with_a_harmless_error_keeps_its_last_pages(tmp_path) -> None:
