@@ -6,9 +6,11 @@ how to write it: into a staging folder, or file by file with atomic renames.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -48,11 +50,15 @@ def render_site_files(env: jinja2.Environment, configs: ConfigSet, entries: list
     common = common_context(configs, "")
     if not keep:
         common["fragment"] = fragment_once(env)
+    description = functools.cache(lambda: _description(configs))
+
+    def index(games: list[GameEntry], latest_update: str) -> dict[str, Any]:
+        return dict(common, description=description(), divisions=group_games(games),
+                    spoiler_free=event.spoiler_free, any_live=any(e.live for e in entries),
+                    latest_update=latest_update)
+
     pages: dict[str, Callable[[], dict[str, Any]]] = {
-        "index.html": lambda: dict(
-            common, description=_description(configs), divisions=group_games(entries),
-            spoiler_free=event.spoiler_free, any_live=any(e.live for e in entries),
-            latest_update=max((e.updated for e in entries), default="")),
+        "index.html": lambda: index(entries, max((e.updated for e in entries), default="")),
         "players.html": lambda: dict(common, players=player_index(entries, keep),
                                      spoiler_free=event.spoiler_free),
         "404.html": lambda: dict(common, root=_absolute_root(event.base_url)),
@@ -60,7 +66,12 @@ def render_site_files(env: jinja2.Environment, configs: ConfigSet, entries: list
     for name, context in pages.items():
         yield name, env.get_template(name).generate(context(),
                                                     canonical=_canonical(event.base_url, name))
-    yield "live.json", live_json(entries, event.spoiler_free, keep)
+    # The index once more with what pgm-live.js refreshes in place left out, for live.json.
+    still = _still if keep else _still.__wrapped__
+    shown = env.get_template("index.html").generate(
+        index([still(entry) for entry in entries], ""),
+        canonical=_canonical(event.base_url, "index.html"))
+    yield "live.json", live_json(entries, event.spoiler_free, keep, shown)
     if event.base_url:
         yield "sitemap.xml", _sitemap(event.base_url, entries, keep)
 
@@ -75,15 +86,27 @@ def _description(configs: ConfigSet) -> str:
     return render_markdown(event.description, event.allow_html)
 
 
-def live_json(entries: list[GameEntry], spoiler_free: bool, keep: bool = True
-              ) -> Iterator[str]:
+def live_json(entries: list[GameEntry], spoiler_free: bool, keep: bool = True,
+              shown: Iterable[str] | None = None) -> Iterator[str]:
     """What the event index polls to refresh the rows of games in progress: compact
-    JSON, ``{"games": [...]}`` with one object per game (kept per entry with ``keep``)."""
+    JSON, ``{"games": [...]}`` with one object per game (kept per entry with ``keep``).
+
+    ``shown`` is the event index as made with every game's status, turns and update time
+    left out (its pieces of text); ``"index"`` is then a digest of it. It changes when
+    anything else the index shows does (the title, the description, a game's label or
+    errors, the set of games, the templates), so an open index downloads itself only
+    then, not after every move."""
     game = _live_game if keep else _live_game.__wrapped__
     yield '{"games":['
     for number, entry in enumerate(entries):
         yield f"{',' if number else ''}{game(entry, spoiler_free)}"
-    yield "]}"
+    if shown is None:
+        yield "]}"
+        return
+    digest = hashlib.sha256()
+    for piece in shown:
+        digest.update(piece.encode())
+    yield f'],"index":"{digest.hexdigest()[:16]}"}}'
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -92,6 +115,16 @@ def _live_game(entry: GameEntry, spoiler_free: bool) -> str:
     return json.dumps({"slug": entry.slug, "live": entry.live, "turns": entry.turns,
                        "status": status, "updated": entry.updated},
                       ensure_ascii=False, separators=(",", ":"))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _still(entry: GameEntry) -> GameEntry:
+    """``entry`` less what the event index refreshes in place from live.json: the status
+    (which a stop at an error or the end of the game changes too: the spoiler-free
+    status says so), the number of turns, the row's class and the update time. Equal
+    for every move of a game, so the index's rows made of it are kept across moves."""
+    return dataclasses.replace(entry, status="", turns=0, live=False, updated="",
+                               stopped_at=None)
 
 
 def _canonical(base_url: str | None, path: str) -> str | None:

@@ -6,7 +6,9 @@
 //  - reloads the page when the site now holds a different version of it (a note, a
 //    corrected score, a renamed player, a new move in the turn list; on the event index
 //    a new title or a game's players), and only then: what polling refreshes in place
-//    (the time of the last change, the index's status and turn columns) does not count;
+//    (the time of the last change, the index's status and turn columns) does not count.
+//    The event index downloads itself to compare only when live.json's "index" (a
+//    digest of what it shows besides those) changed, not after every move;
 //  - shows when the data last changed, and stops once the game is over.
 // pgm serve also tells the page after each rebuild (a "pgm:rebuilt" event): it looks at
 // once instead of at the next poll.
@@ -77,25 +79,42 @@
     });
     return {text: page.documentElement.outerHTML, turns: turns, updated: updated};
   }
-  function textOf(response) { return response.ok ? response.text() : null; }
+  function textOf(response) {
+    if (!response.ok) { throw new Error(response.status + " " + response.url); }
+    return response.text();
+  }
   // What is on screen: the copy of this page the browser keeps (fetched again if it
-  // keeps none; should that copy be newer than the one on screen, the first look
-  // reloads).
-  var shown = get(address, "force-cache").then(textOf).then(function (html) {
-    var copy = html === null ? null : content(html);
-    if (copy && (copy.updated !== body.getAttribute("data-updated")
-                 || (!isNaN(copy.turns) && copy.turns !== known))) {
-      copy.text = "";
-    }
-    return copy;
-  }).catch(function () { return null; });
-  // The server's version of this page if it differs from the one on screen, else null.
+  // keeps none; should that copy be newer than the one on screen, by its update time,
+  // its number of turns or its Last-Modified, the first look reloads). A look that
+  // fails (a network blip, a rebuild swapping the folder) is made again at the next
+  // poll.
+  var onScreen = Date.parse(document.lastModified);
+  var shown = null;
+  function shownCopy() {
+    if (shown) { return shown; }
+    var attempt = shown = get(address, "force-cache").then(function (response) {
+      var modified = Date.parse(response.headers.get("Last-Modified") || "");
+      return textOf(response).then(function (html) {
+        var copy = content(html);
+        if (copy.updated !== body.getAttribute("data-updated")
+            || (!isNaN(copy.turns) && copy.turns !== known)
+            || (!isNaN(modified) && !isNaN(onScreen) && modified !== onScreen)) {
+          copy.text = "";
+        }
+        return copy;
+      });
+    });
+    attempt.catch(function () { if (shown === attempt) { shown = null; } });
+    return attempt;
+  }
+  shownCopy();
+  // The server's version of this page if it differs from the one on screen, else null;
+  // fails if either copy cannot be had.
   function changedPage() {
-    return shown.then(function (before) {
-      if (before === null) { return null; }
+    return shownCopy().then(function (before) {
       return get(address).then(textOf).then(function (html) {
-        var now = html === null ? null : content(html);
-        return now && now.text !== before.text ? now : null;
+        var now = content(html);
+        return now.text !== before.text ? now : null;
       });
     });
   }
@@ -131,6 +150,7 @@
   }
 
   var seen = null;  // the data as last polled; null: compare the page at the next poll
+  var same;  // live.json's "index" when the event index last matched the site's copy
   var timer = null;
   var busy = false;
   var again = false;
@@ -153,9 +173,11 @@
         showUpdated(data.updated || (data.games || []).reduce(function (a, game) {
           return game.updated > a ? game.updated : a;
         }, ""));
-        if (left || !changed) { return null; }
+        if (left || !changed || (data.index !== undefined && data.index === same)) {
+          return null;
+        }
         return changedPage().then(function (now) {
-          if (!now) { return; }
+          if (!now) { same = data.index; return; }
           left = true;
           // Pages are written before game.json: the page may know of new turns first.
           if (turn > 0 && turn === known && now.turns > known) { goTo(now.turns); }

@@ -191,6 +191,41 @@ def test_readers_never_get_a_torn_page_or_a_404_during_rewrites(tmp_path) -> Non
     assert rebuilds[0] >= 10 and fetched >= 100
 
 
+def test_live_json_index_changes_with_what_the_index_shows_not_with_moves(tmp_path) -> None:
+    """live.json's "index" tells an open event index when it has to look at itself: not
+    after a move (status and turns are refreshed in place), but when a player is
+    renamed, the title changes, a game stops at an error or is added, and when the last
+    game in progress ends (the index then says no more games are in progress)."""
+    event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5), "board-2.gcg": prefix(3),
+                                         "event.yaml": "title: Club night\n"})
+    out = tmp_path / "site"
+
+    def index_after(name: str, content: bytes) -> str:
+        (event / name).write_bytes(content)
+        build(BuildOptions(event, out, jobs=1))
+        return json.loads((out / "live.json").read_text())["index"]
+
+    build(BuildOptions(event, out, jobs=1))
+    live = json.loads((out / "live.json").read_text())
+    assert [sorted(game) for game in live["games"]] == [
+        ["live", "slug", "status", "turns", "updated"]] * 2
+    seen = [live["index"]]
+    assert index_after("board-1.gcg", prefix(6)) == seen[0]
+    assert index_after("board-1.gcg", prefix(7) + b"#note a note\n") == seen[0]
+    for name, content in [
+            ("board-2.gcg", prefix(3).replace(b"#player2 cesar cesar", b"#player2 cesar Cesar")),
+            ("event.yaml", b"title: Club night, final round\n"),
+            ("board-1.gcg", prefix(7) + b">nobody: ABC 8H ABC +10 10\n"),
+            ("board-3.gcg", prefix(2))]:
+        seen.append(index_after(name, content))
+        assert seen[-1] not in seen[:-1], name
+    # A game ends while another goes on: its row's status and class say so in place.
+    assert index_after("board-3.gcg", RECORD) == seen[-1]
+    assert index_after("board-2.gcg", RECORD) not in seen
+    assert not any(game["live"] for game in json.loads((out / "live.json").read_text())["games"])
+    assert "data-live" not in (out / "index.html").read_text()
+
+
 def test_serve_builds_into_a_temporary_folder_and_reloads(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5),
                                          "event.yaml": "games:\n  board-1.gcg: {live: false}\n"})

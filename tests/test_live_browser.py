@@ -9,10 +9,16 @@ left alone.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 from browserhelpers import chromium, open_page, serve
 from conftest import CORPUS
@@ -199,3 +205,153 @@ def test_pgm_serve_shows_a_note_on_the_open_turn_and_a_new_title(tmp_path) -> No
     finally:
         stop.set()
         thread.join(timeout=30)
+
+
+class Server:
+    """What a web server of the site was asked for, path by path; it answers 503 to the
+    N-th request for a path in ``fail`` and to every request for a path in ``down``,
+    and can forbid browsers to keep what it sends."""
+
+    def __init__(self, fail: set[tuple[str, int]], no_store: bool) -> None:
+        self.url = ""
+        self.asked: list[str] = []
+        self.fail = fail
+        self.down: set[str] = set()
+        self.no_store = no_store
+        self.lock = threading.Lock()
+
+    def count(self, path: str) -> int:
+        with self.lock:
+            return self.asked.count(path)
+
+    def wait_for(self, path: str, count: int) -> None:
+        """Wait until ``path`` has been asked for ``count`` times in all."""
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while self.count(path) < count:
+            assert time.monotonic() < deadline, (path, count, self.asked)
+            time.sleep(0.05)
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    def __init__(self, *args: Any, server_log: Server, **kwargs: Any) -> None:
+        self.log = server_log
+        super().__init__(*args, **kwargs)
+
+    def send_head(self) -> Any:
+        path = urlsplit(self.path).path
+        with self.log.lock:
+            self.log.asked.append(path)
+            number = self.log.asked.count(path)
+            failed = (path, number) in self.log.fail or path in self.log.down
+        if failed:
+            self.send_error(503)
+            return None
+        return super().send_head()
+
+    def end_headers(self) -> None:
+        if self.log.no_store:
+            self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - base signature
+        pass
+
+
+@contextmanager
+def counting_server(folder: Path, fail: set[tuple[str, int]] = frozenset(),
+                    no_store: bool = False) -> Iterator[Server]:
+    log = Server(set(fail), no_store)
+    handler = functools.partial(_Handler, directory=str(folder), server_log=log)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
+    thread.start()
+    try:
+        log.url = f"http://127.0.0.1:{server.server_address[1]}/"
+        yield log
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+RENAMED = b"#player2 cesar Cesar Del Solar"
+
+
+def test_the_index_downloads_itself_only_when_more_than_a_move_changed(tmp_path) -> None:
+    """A move changes the status and turns, which the index refreshes from live.json:
+    it does not download index.html for it. A renamed player and a new title change
+    what the index shows: it reloads for them."""
+    event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5), "board-2.gcg": prefix(3),
+                                         "event.yaml": "title: Club night\n"
+                                                       "live_poll_seconds: 1\n"})
+    out = tmp_path / "site"
+
+    def save(name: str, content: bytes) -> None:
+        (event / name).write_bytes(content)
+        build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+
+    build(BuildOptions(event, out, jobs=1))
+    with counting_server(out) as server, chromium() as browser, \
+            open_page(browser) as index:
+        index.goto(server.url + "index.html")
+        visits = Visits(index)
+        # The first poll compares the page with the site's (a page may be older than the
+        # first live.json it sees); the second starts once the first is done.
+        server.wait_for("/live.json", 2)
+        downloads = server.count("/index.html")
+
+        save("board-1.gcg", prefix(6))
+        save("board-1.gcg", prefix(7))
+        shows(index, 'tr[data-game="board-1"] .turns', "7")
+        # The poll that brought turn 7 is done (and so is any look it made at the page)
+        # once the next one has started.
+        server.wait_for("/live.json", server.count("/live.json") + 1)
+        assert server.count("/index.html") == downloads
+        assert "navigated" not in visits.log
+
+        save("board-2.gcg", prefix(3).replace(b"#player2 cesar cesar", RENAMED))
+        shows(index, 'tr[data-game="board-2"]', "Cesar Del Solar")
+        save("event.yaml", b"title: Club night, final round\nlive_poll_seconds: 1\n")
+        shows(index, "h1", "Club night, final round")
+        shows(index, 'tr[data-game="board-1"] .turns', "7")
+
+
+def test_a_page_that_could_not_get_the_copy_it_shows_tries_again(tmp_path) -> None:
+    """The server answers 503 to a page's first look at its own copy (a network blip, a
+    rebuild swapping the folder): a later note still shows. An index whose second look
+    gets a newer copy than the one on screen (the title changed meanwhile) reloads."""
+    event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5),
+                                         "event.yaml": "title: Club night\n"
+                                                       "live_poll_seconds: 1\n"})
+    out = tmp_path / "site"
+
+    def save(name: str, content: bytes) -> None:
+        (event / name).write_bytes(content)
+        build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+
+    build(BuildOptions(event, out, jobs=1))
+    # Kept copies would answer the look from the browser's cache: no-store sends it to
+    # the server. The first request for each page is the page itself, the second the look.
+    fail = {("/board-1/5.html", 2), ("/index.html", 2)}
+    with counting_server(out, fail, no_store=True) as server, chromium() as browser, \
+            open_page(browser) as live, open_page(browser) as index:
+        server.down.add("/live.json")
+        live.goto(server.url + "board-1/5.html")
+        index.goto(server.url + "index.html")
+        visits = Visits(live)
+        # The turn page looks again (and then at the site's copy) at a later poll, and,
+        # finding the same page, stays.
+        server.wait_for("/board-1/5.html", 4)
+        mark = visits.mark()
+        assert "navigated" not in visits.polled_twice_since(mark, "game.json")
+        save("board-1.gcg", prefix(5) + NOTE)
+        shows(live, ".notes", "keeps the J off the triple lane")
+        assert live.url.endswith("board-1/5.html")
+
+        # The index has not looked again yet (live.json is down); the title changes.
+        assert server.count("/index.html") == 2
+        save("event.yaml", b"title: Club night, final round\nlive_poll_seconds: 1\n")
+        server.down.clear()
+        shows(index, "h1", "Club night, final round")
