@@ -11,7 +11,7 @@ rendered once.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import jinja2
@@ -25,6 +25,7 @@ from pgm.crossword_view import (
     SheetRow,
     TurnBoards,
     TurnUnseen,
+    describe,
     player_lines,
 )
 from pgm.diagnostics import Diagnostic
@@ -96,6 +97,20 @@ class _UnseenTiles:
         return html
 
 
+def _summaries(game: CrosswordGame, sheet: tuple[SheetRow, ...], spoiler_free: bool
+               ) -> list[str]:
+    """Each turn's move in words. In a spoiler-free event a page does not tell what a
+    later turn does to its move: a phoney reads as the play it was, until the next page
+    shows it challenged off."""
+    summaries = [row.summary for row in sheet]
+    if spoiler_free:
+        for index, turn in enumerate(game.turns):
+            if turn.withdrawn:
+                summaries[index] = describe(replace(turn, withdrawn=False), game,
+                                            sheet[index].word)
+    return summaries
+
+
 class ScoreTables:
     """The score table of each turn page: ``score_table`` planned once per shape of the
     table (who is to move, which racks are known, empty or unknown, whether the game is
@@ -163,6 +178,7 @@ class TurnPages:
         self._by_line = diagnostics_by_line
         self._unseen = TurnUnseen(game)
         self._turn_list = TurnList(env, sheet, context["spoiler_free"])
+        self._summaries = _summaries(game, sheet, context["spoiler_free"])
         self._score_tables = kept(env, "pgm_score_tables", lambda: ScoreTables(env))
         self._parts: Any = env.get_template("partials/turn_parts.html").module
         self._problems = env.get_template("partials/problems.html")
@@ -220,7 +236,7 @@ class TurnPages:
         game, turn = self._game, self._game.turns[index]
         number, position = turn.number, turn.position
         total = len(game.turns)
-        move_html = printed(self._sheet[index].summary)
+        move_html = printed(self._summaries[index])
         head_links, nav_html = self._navigation(number, total)
         unseen = self._unseen.view(index)
         values = dict(

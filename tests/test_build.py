@@ -206,6 +206,23 @@ def test_draft_games_are_left_out_and_spoiler_free_hides_results(tmp_path) -> No
         assert "Turns so far" in listed and "Score sheet" not in listed
 
 
+def test_a_spoiler_free_page_does_not_tell_that_its_play_is_challenged_off_next(
+        tmp_path) -> None:
+    """The sample's round 2 table 2 has a phoney (VOKDA) withdrawn on the next turn."""
+    record = (SAMPLE_GAMES / "round-2/table-2.gcg").read_bytes()
+    phoney = next(n for n, e in enumerate(parse_gcg(record, "g").events, start=1)
+                  if "VOKDA" in e.text)
+    for spoiler_free, told in ((False, True), (True, False)):
+        out = tmp_path / str(spoiler_free)
+        event = make_event(out / "ev", {"g.gcg": record,
+                                        "event.yaml": f"spoiler_free: {spoiler_free}\n"})
+        assert run_build(str(event), "-o", str(out / "o")).exit_code == 0
+        page = (out / f"o/g/{phoney}.html").read_text()
+        assert "played VOKDA" in page
+        assert ("challenged off on the next turn" in page) is told
+        assert "challenged off and withdrawn" in (out / f"o/g/{phoney + 1}.html").read_text()
+
+
 def test_config_problems_name_file_line_and_key(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {"g.gcg": "#player1 a a\n#player2 b b\n",
                                          "event.yaml": "title: x\ncolour: red\n"})
