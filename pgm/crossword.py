@@ -447,7 +447,7 @@ def replay(record: GcgRecord, *, distribution: str | None = None, board: str | N
     rules = choose_rules(record, sink, distribution=distribution, board=board, lexicon=lexicon)
     run = _Replay(record, rules, sink)
     stopped = run.run()
-    racks, start_racks = known_racks(record, rules, run.steps, run.withdrawals)
+    racks, start_racks = known_racks(record, rules, run.steps, run.start_state, run.withdrawals)
     turns = tuple(step.turn(after) for step, after in zip(run.steps, racks, strict=True))
     start = run.start_state.position(start_racks)
     return CrosswordGame(record, rules, start, turns, tuple(sink.items), stopped)

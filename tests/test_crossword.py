@@ -299,3 +299,46 @@ def test_after_a_phoney_the_leave_is_known_and_the_draw_is_not() -> None:
     assert withdrawn.racks[1] == next_turn.racks[1] == tuple("ABCDEFG")
     # b, to move, sees the A of ZA and the A on the rack
     assert unseen_tiles(game.rules, next_turn)["A"] == 9 - 2
+
+
+def _shown(game, index: int) -> list[str | None]:
+    position = game.turns[index].position
+    return [rack_text(rack, position.rack_sizes[seat])
+            for seat, rack in enumerate(position.racks)]
+
+
+def test_the_leave_stays_on_the_rack_and_later_lines_add_to_it() -> None:
+    """a's whole rack less ZA is kept; the next line names only the tile played then."""
+    game = play(HEAD + ">a: AEIOUZT 8G ZA +22 22\n>b: BCDFGHJ - +0 0\n"
+                       ">a: E 9G E +2 24\n")
+    assert _shown(game, 0)[0] == _shown(game, 1)[0] == "EIOTU + 2 unknown"
+    assert game.turns[1].position.racks[0] == tuple("EIOTU")
+
+
+def test_what_an_exchange_keeps_and_what_an_exchange_by_count_does_not_tell() -> None:
+    game = play(HEAD + ">a: ABCDEFG -CDE +0 0\n>b: HIJKLMN - +0 0\n>b: HIJKLMN -3 +0 0\n")
+    assert _shown(game, 0)[0] == "ABFG + 3 unknown"
+    # b exchanged three of HIJKLMN, which three unknown: no tile is sure to stay.
+    assert _shown(game, 2)[1] is None
+
+
+def test_a_challenge_bonus_line_tells_the_rack_after_the_play() -> None:
+    game = play(HEAD + ">a: AEIOUZT 8G ZA +22 22\n>a: EIJOTU (challenge) +5 27\n")
+    assert _shown(game, 0)[0] == _shown(game, 1)[0] == "EIJOTU + 1 unknown"
+
+
+def test_a_line_that_contradicts_the_rack_before_it_is_not_added_to_it() -> None:
+    """b passes with BCDFGHJ, then plays from KLMNPQR: fourteen tiles on a rack of
+    seven would be a count nobody can hold. The rack is the pass's up to the line that
+    says otherwise."""
+    game = play(HEAD + ">a: AEIOUZT 8G ZA +22 22\n>b: BCDFGHJ - +0 0\n"
+                       ">a: EIOTUVW - +0 22\n>b: KLMNPQR 9F L +2 2\n")
+    assert [_shown(game, i)[1] for i in range(3)] == ["BCDFGHJ"] * 3
+    assert _shown(game, 3)[1] == "KMNPQR + 1 unknown"
+
+
+def test_a_rack_of_no_tiles_is_empty_not_unknown() -> None:
+    game = replay(parse_gcg((CORPUS / "gcg-nonexact/scrabscrap__nu19_johannes-stefan.gcg")
+                            .read_bytes(), "s"))
+    # Stefan went out with KÖlNErS; the record ends without the end-of-game line.
+    assert _shown(game, len(game.turns) - 1) == ["ENT + 1 unknown", ""]

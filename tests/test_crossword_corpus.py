@@ -21,9 +21,11 @@ from sitehelpers import make_event, run_build, text_of
 
 from pgm.cgp import write_board
 from pgm.crossword import replay
+from pgm.crossword_model import unseen_tiles
 from pgm.crossword_view import player_lines
 from pgm.diagnostics import Severity
 from pgm.gcg import EventKind, parse_gcg
+from pgm.tiles import RACK_LABELS
 
 VALID = sorted((CORPUS / "gcg").glob("*.gcg")) + sorted((CORPUS / "gcg-nonexact").glob("*.gcg"))
 INVALID = sorted((CORPUS / "gcg-invalid").glob("*.gcg"))
@@ -212,6 +214,124 @@ def test_rack_shown_after_a_withdrawal(name: str, line: int, rack: str) -> None:
     for shown in (index, index + 1):  # the withdrawal, and the opponent's move after it
         lines = player_lines(game, game.turns[shown].position)
         assert lines[turn.player].rack == rack
+
+
+# -- racks told by later lines --------------------------------------------------------
+
+
+def _racks_at(name: str, line: int) -> tuple[list[str | None], int]:
+    """The racks the score table shows after the event on ``line``, and the unseen count."""
+    game = load(CORPUS / "gcg" / name)
+    index = next(i for i, t in enumerate(game.turns) if t.event.line == line)
+    position = game.turns[index].position
+    return ([p.rack for p in player_lines(game, position)],
+            sum(unseen_tiles(game.rules, position).values()))
+
+
+@pytest.mark.parametrize(("name", "line", "seat", "rack", "unseen"), [
+    # Bag empty after line 28: line 32 ILNNU is what is left after TE., nothing drawn.
+    ("liwords__josh_nationals_round_12.gcg", 28, 1, "EILNNTU", 3),
+    ("liwords__josh_nationals_round_12.gcg", 27, 1, "EILNNTU", 8),
+    # The end-of-game line (?ARR) is the rest of KEP's rack.
+    ("liwords__r20_peter.gcg", 27, 0, "?AEKPRR", 3),
+    ("liwords__r20_peter.gcg", 26, 0, "?AEKPRR", 8),
+    # ?R kept from the rack after the phoney, O played next, and an R of the two in
+    # the rack after it, which one drawn tile cannot account for.
+    ("liwords__r20_peter.gcg", 24, 0, "?OR + 4 unknown", 13),
+    ("liwords__josh_nationals_round_8.gcg", 26, 0, "AIPQRSU", 4),
+    ("liwords__josh_nationals_round_15.gcg", 29, 1, "AIINOSW", 7),
+    ("liwords__josh_nationals_round_17.gcg", 27, 0, "EEJORUY", 3),
+    ("liwords__josh_nationals_round_21.gcg", 30, 1, "?HIMNRY", 7),
+    ("macondo__phony_tiles_returned.gcg", 32, 1, "EEJLORT", 6),
+    # After the phoney R... the rack it was made from less the R; the tile drawn
+    # after it and two more are unknown.
+    ("MAGPIE-DATA__success_long_game.gcg", 48, 0, "JOST + 3 unknown", 7),
+    ("MAGPIE-DATA__success_long_game.gcg", 47, 0, "JORST + 2 unknown", 10),
+    # The leave stays: EOQRSTW less the exchanged QW, with F from the next line.
+    ("MAGPIE-DATA__success_long_game.gcg", 35, 0, "EFORST + 1 unknown", 20),
+    ("MAGPIE-DATA__exchange_with_seven_in_bag.gcg", 22, 0, "D + 6 unknown", 14),
+    # A challenge bonus line gives the rack after the challenged play.
+    ("MAGPIE-DATA__incomplete_after_five_point_challenge.gcg", 24, 1, "DEIINRR", 24),
+    # Four players and the bag empty: nothing tells Mark's four other tiles.
+    ("quackle__multiplayer-crash.gcg", 20, 0, "DFI + 4 unknown", 25),
+])
+def test_racks_later_lines_tell(name: str, line: int, seat: int, rack: str,
+                                unseen: int) -> None:
+    racks, count = _racks_at(name, line)
+    assert (racks[seat], count) == (rack, unseen)
+
+
+def test_r20_peter_turn_pages_show_the_rack_the_end_line_tells(corpus_site) -> None:
+    """Turns 20-21: KEP and the (?ARR) Josh scored for at the end."""
+    slug = corpus_site / "liwords-r20-peter"
+    for number in (20, 21):
+        html = (slug / f"{number}.html").read_text()
+        assert re.search(r"Peter (to move )?\d+ \([-+]\d+\) \?AEKPRR ", _score_table(html))
+        assert "unknown" not in _score_table(html)
+    text = text_of((slug / "21.html").read_text())
+    assert " ?AEKPRR/ANO 327/489 0 " in text  # the CGP agrees
+    assert "Unseen tiles: 3 " in text  # Josh's ANO, the bag empty
+
+
+def _off_board(game, position) -> Counter[str]:
+    counts = Counter(game.rules.distribution.counts)
+    counts.subtract(RACK_LABELS[c] for c in position.cells if c)
+    return counts
+
+
+def _next_lines(game, index: int, seat: int):
+    """The events of ``seat`` after turn ``index`` (index -1: the start) up to and
+    with the first that changes the rack, and the end-of-game line that names it."""
+    for turn in game.turns[index + 1:]:
+        event = turn.event
+        if event.kind in (EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY):
+            if (turn.player == seat) == (event.kind is EventKind.END_RACK_PENALTY):
+                yield turn
+            continue
+        if turn.player == seat:
+            yield turn
+            if event.kind in (EventKind.PLAY, EventKind.EXCHANGE, EventKind.WITHDRAWAL):
+                return
+
+
+# Records whose own whole racks claim more of a tile than the set has off the board.
+_RACKS_BEYOND_THE_SET = {"liwords__r16_lola.gcg", "quackle__multiplayer-crash.gcg",
+                         "MAGPIE-DATA__exchange_with_seven_in_bag.gcg"}
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.name)
+def test_no_rack_shown_is_more_than_the_record_allows(path: Path) -> None:
+    """Every rack a position shows: no more tiles than held (no negative unknown
+    count), no tile the set no longer has off the board, and nothing a later line
+    of the same rack contradicts: the tiles of a whole rack field (or the
+    end-of-game tiles) hold every tile shown, and a whole rack shown holds what the
+    next move plays."""
+    game = load(path)
+    positions = [(-1, game.start)] + [(i, t.position) for i, t in enumerate(game.turns)]
+    for index, position in positions:
+        off_board = _off_board(game, position)
+        for line in player_lines(game, position):
+            assert line.rack is None or " + -" not in line.rack
+        for seat, rack in enumerate(position.racks):
+            where = (path.name, game.turns[index].event.line if index >= 0 else 0, seat)
+            held = position.rack_sizes[seat]
+            shown = Counter(t for t in rack or () if t != "_")
+            assert sum(shown.values()) <= max(held, 0), where
+            if path.name not in _RACKS_BEYOND_THE_SET:
+                assert not shown - off_board, where
+            for turn in _next_lines(game, index, seat):
+                event = turn.event
+                if event.kind in (EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY):
+                    tiles = game.rules.codec.split(event.tiles, allow="?")
+                    assert not shown - Counter(t.upper() for t in tiles), where
+                elif event.kind is EventKind.WITHDRAWAL:
+                    break  # the rack of the phoney, not this one
+                elif turn.rack is not None and "_" not in turn.rack and len(turn.rack) == held:
+                    assert not shown - Counter(turn.rack), where
+                if event.kind is EventKind.PLAY and sum(shown.values()) == held:
+                    played = Counter(RACK_LABELS[t.label] for t in turn.placed)
+                    if not played - Counter(turn.rack or played):  # the line agrees
+                        assert not played - shown, where
 
 
 R20 = CORPUS / "gcg" / "liwords__r20_peter.gcg"
