@@ -173,12 +173,18 @@ def _self_check(mover: Colour, turn_start: Position, after: Position) -> str:
 
 
 def _check_result(record: GnRecord, final: Position, sink: DiagnosticSink) -> None:
-    """A captured Commander decides the Result (VALIDATION.md A10.50)."""
+    """A captured Commander decides the Result (VALIDATION.md A10.50). A result still
+    ``*`` is one not filled in yet (a game entered while it is played): a warning; any
+    other is an error."""
     tag = record.tag("Result")
     if final.winner is None or tag is None or record.result is None:
         return
     expected = Result.BLACK_WON if final.winner is Colour.BLACK else Result.WHITE_WON
-    if record.result is not expected:
+    if record.result is Result.UNFINISHED:
+        sink.warning(tag.line, f'Result "*", but {final.winner.title} captured the Commander: '
+                               f'the game is over, and its result is "{expected.value}"',
+                     tag.column)
+    elif record.result is not expected:
         sink.error(
             tag.line,
             f'Result "{tag.value}" disagrees with the game: {final.winner.title} captured '

@@ -66,9 +66,8 @@ def record_title(record: GnRecord) -> str:
 
 
 def is_live(game: GungiReplay) -> bool:
-    """In progress: ``Result "*"``, or no result and no Commander captured."""
-    result = game.record.result
-    return result is Result.UNFINISHED or (result is None and not game.final.game_over)
+    """In progress: no Commander captured, and no result or ``Result "*"``."""
+    return not game.final.game_over and game.record.result in (None, Result.UNFINISHED)
 
 
 _SEAT_RESULTS = {Result.BLACK_WON: ("W", "L"), Result.WHITE_WON: ("L", "W"),

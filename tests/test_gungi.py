@@ -21,6 +21,7 @@ from pgm.discover import Source
 from pgm.games import load_game
 from pgm.gn_moves import Move, MoveKind, parse_token
 from pgm.gungi_describe import describe
+from pgm.gungi_pages import gungi_entry_fields
 from pgm.gungi_position import Hand, Position, col_of, row_of, square_of
 from pgm.gungi_report import gungi_report, position_json
 from pgm.gungi_units import IMMOBILE, Colour, Face, Unit
@@ -365,6 +366,13 @@ def test_commander_capture_ends_the_game_and_decides_the_result() -> None:
     wrong = play('[Result "1 - 0"]\n1. GP<4-5-0x4-4-0', start)
     assert [(d.line, d.column, d.severity) for d in wrong.diagnostics] == [(1, 1, Severity.ERROR)]
     assert 'should be "0 - 1"' in wrong.diagnostics[0].message
+    # a result not filled in yet: the game is over all the same, and not in progress
+    unfilled = play('[Result "*"]\n1. GP<4-5-0x4-4-0', start)
+    assert [(d.line, d.severity) for d in unfilled.diagnostics] == [(1, Severity.WARNING)]
+    assert 'its result is "0 - 1"' in unfilled.diagnostics[0].message
+    fields = gungi_entry_fields(unfilled)
+    assert (fields["live"], fields["status"], fields["result_by_seat"]) == (
+        False, "Black wins", ("W", "L"))
 
 
 ILLEGAL = [
