@@ -9,7 +9,8 @@
 //    (the time of the last change, the index's status and turn columns) does not count.
 //    The event index downloads itself to compare only when live.json's "index" (a
 //    digest of what it shows besides those) changed, not after every move;
-//  - shows when the data last changed, and stops once the game is over.
+//  - shows when the data last changed (changing the live region only when that time or
+//    the number of new moves changes), and stops once the game is over.
 // pgm serve also tells the page after each rebuild (a "pgm:rebuilt" event): it looks at
 // once instead of at the next poll.
 (function () {
@@ -24,22 +25,35 @@
   var link = document.getElementById("live-link");
   var address = window.location.href.split("#")[0];
 
+  // The live region (#live-status) is announced at every change: change it only when
+  // what it says changes, never just because a poll came back. The time is shown as
+  // the page was made (UTC), so the first poll does not rewrite it either.
   function clock(iso) {
     var when = new Date(iso);
-    return isNaN(when) ? "" : when.toLocaleTimeString([], {hour12: false});
+    return isNaN(when) ? "" : when.toISOString().slice(11, 19) + " UTC";
   }
   function showUpdated(iso) {
     var slot = status && status.querySelector("time");
-    if (slot && iso) { slot.textContent = clock(iso); slot.setAttribute("datetime", iso); }
+    if (!slot || !iso || slot.getAttribute("datetime") === iso) { return; }
+    var text = clock(iso);
+    if (!text) { return; }
+    slot.setAttribute("datetime", iso);
+    if (slot.textContent !== text) { slot.textContent = text; }
+  }
+  function setText(element, text) {
+    if (element.textContent !== text) { element.textContent = text; }
   }
   function goTo(number) { window.location.replace(number > 0 ? number + ".html" : "index.html"); }
+  // The link is part of the status message ("3 new moves — go to live"): it is
+  // announced when the count changes, and left alone while it does not.
   function offerLatest(total) {
     if (!link || turn === 0) { return; }
     var count = total - turn;
-    link.hidden = count <= 0;
+    if (link.hidden !== (count <= 0)) { link.hidden = count <= 0; }
     if (count > 0) {
-      link.href = total + ".html";
-      link.textContent = count + (count === 1 ? " new move" : " new moves") + " — go to live";
+      var href = total + ".html";
+      if (link.getAttribute("href") !== href) { link.setAttribute("href", href); }
+      setText(link, count + (count === 1 ? " new move" : " new moves") + " — go to live");
     }
   }
 
@@ -138,9 +152,11 @@
     listed.forEach(function (row) {
       var game = rows[row.getAttribute("data-game")];
       if (!game) { missing = true; return; }
-      row.querySelector(".status-text").textContent = game.status;
-      row.querySelector(".turns").textContent = game.turns;
-      row.className = game.live ? "live" : "final";
+      setText(row.querySelector(".status-text"), game.status);
+      setText(row.querySelector(".turns"), String(game.turns));
+      if (row.className !== (game.live ? "live" : "final")) {
+        row.className = game.live ? "live" : "final";
+      }
     });
     if (missing || listed.length !== data.games.length) {
       window.location.reload();

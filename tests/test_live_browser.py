@@ -355,3 +355,51 @@ def test_a_page_that_could_not_get_the_copy_it_shows_tries_again(tmp_path) -> No
         save("event.yaml", b"title: Club night, final round\nlive_poll_seconds: 1\n")
         server.down.clear()
         shows(index, "h1", "Club night, final round")
+
+
+# Records every change inside the live region: each one is announced to screen readers.
+WATCH_LIVE_REGION = """() => { window.liveChanges = [];
+  const region = document.getElementById("live-status");
+  new MutationObserver(changes => changes.forEach(change => window.liveChanges.push(
+      [change.type, change.attributeName, region.textContent.trim()])))
+    .observe(region, {childList: true, subtree: true, characterData: true, attributes: true});
+}"""
+
+
+def test_the_live_region_changes_only_when_there_is_news(tmp_path) -> None:
+    """Polls that bring nothing new leave #live-status (aria-live) untouched on the
+    latest turn, on an earlier turn (with its "N new moves" link) and on the event index;
+    a new move changes it once, with the new count for the viewer who stepped back."""
+    event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5),
+                                         "event.yaml": "live_poll_seconds: 1\n"})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, jobs=1))
+    with counting_server(out) as server, chromium() as browser, open_page(browser) as live, \
+            open_page(browser) as back, open_page(browser) as index:
+        live.goto(server.url + "board-1/5.html")
+        back.goto(server.url + "board-1/3.html")
+        index.goto(server.url + "index.html")
+        offers(back, "2 new moves")
+        for page in (live, back, index):
+            page.evaluate(WATCH_LIVE_REGION)
+        text = {page: page.locator("#live-status").text_content() for page in (live, back)}
+        polls = server.count("/board-1/game.json"), server.count("/live.json")
+        # Three more polls of each page's data, answered with what it already shows.
+        server.wait_for("/board-1/game.json", polls[0] + 6)
+        server.wait_for("/live.json", polls[1] + 3)
+        for page in (live, back, index):
+            assert page.evaluate("window.liveChanges") == [], page.url
+        assert text[back].endswith("2 new moves — go to live")
+        assert text[live] == live.locator("#live-status").text_content()
+
+        # The earlier turn's list gains a move: the page reloads, shows the new count,
+        # and is quiet again from then on.
+        with back.expect_navigation(timeout=WAIT_MS):
+            (event / "board-1.gcg").write_bytes(prefix(6))
+            build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+        offers(back, "3 new moves — go to live")
+        back.evaluate(WATCH_LIVE_REGION)
+        polls = server.count("/board-1/game.json")
+        server.wait_for("/board-1/game.json", polls + 6)
+        assert back.evaluate("window.liveChanges") == []
+        assert back.url.endswith("board-1/3.html")
