@@ -11,6 +11,8 @@
   toggle.type = "button";
   toggle.className = "help-toggle";
   toggle.title = "Keyboard shortcuts";
+  // Its name is what it does; "?" alone is all a screen reader would say.
+  toggle.setAttribute("aria-label", "Keyboard shortcuts");
   toggle.textContent = "?";
   toggle.setAttribute("aria-controls", "key-help");
   toggle.setAttribute("aria-expanded", "false");

@@ -27,7 +27,7 @@ from browserhelpers import (
 )
 from conftest import ROOT, SAMPLE_GAMES
 from playwright.sync_api import Browser, Page, expect
-from sitehelpers import run_build, tiles_named
+from sitehelpers import make_event, run_build, tiles_named
 
 from pgm.board import get_layout
 from pgm.crossword import replay
@@ -168,7 +168,8 @@ def test_home_end_and_the_help(page: Page, base: str) -> None:
     go(page, "key:Home", 1)
     expect_turn(page, 1, total)
 
-    toggle = page.get_by_role("button", name="?")
+    # Named for what it does, not by its "?".
+    toggle = page.get_by_role("button", name="Keyboard shortcuts", exact=True)
     help_box = page.locator("#key-help")
     expect(toggle).to_be_visible()  # made by pgm.js: no page carries it without scripts
     expect(help_box).to_be_hidden()
@@ -404,3 +405,136 @@ def test_the_board_reads_without_sight(page: Page, base: str,
     expect(announcement).to_have_attribute("aria-live", "polite")
     expect(announcement).to_have_text(
         "HastyBot played TANGOi(S)T at L1 down for 70 points (bingo)")
+
+
+# ---------------------------------------------------------------------------------------
+# What sight and screen readers get besides the board's names
+
+
+# WCAG contrast of the colours getComputedStyle gives, as rgb()/rgba() text.
+CONTRAST_JS = """([a, b]) => {
+  const rgb = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = c => rgb(c).map(v => v / 255)
+    .map(v => v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const [x, y] = [lum(a), lum(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}"""
+# Every kind of square with generated text: each premium (QL and QW are on the bigger
+# boards: the test gives an empty square their class), the centre star, tiles (new,
+# blank, new blank); the letter is ::after, the points ::before.
+SQUARE_KINDS = {"tw": {}, "dw": {}, "tl": {}, "dl": {}, "ql": {}, "qw": {}, "dw c": {},
+                "": {"data-l": "Q", "data-p": "10"}, "n": {"data-l": "Q", "data-p": "10"},
+                "b": {"data-l": "Q"}, "b n": {"data-l": "Q"}}
+
+
+@pytest.fixture(scope="module")
+def classic_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("classic")
+    event = make_event(root / "ev", {"event.yaml": "theme: classic\n",
+                                     "game.gcg": RECORD.read_bytes()})
+    result = run_build(str(event), "-o", str(root / "site"), "--strict")
+    assert result.exit_code == 0, result.output
+    return root / "site"
+
+
+@pytest.mark.parametrize("theme", ["default", "classic"])
+def test_premium_labels_and_tile_letters_are_readable(browser: Browser, site: Path,
+                                                      classic_site: Path, theme: str) -> None:
+    """The labels and letters are CSS generated content, which axe does not see: their
+    computed colour against their square's is at least 4.5:1 (small text), in both
+    themes and both colour schemes."""
+    path = (site / GAME / "5.html") if theme == "default" else (classic_site / "game/5.html")
+    found = []
+    for scheme in ("light", "dark"):
+        with open_page(browser, color_scheme=scheme) as page:
+            page.goto(path.as_uri())
+            square = page.locator("table.cw tbody td").nth(1)  # B1: empty, no premium
+            for kind, attributes in SQUARE_KINDS.items():
+                square.evaluate("""(td, [kind, attributes]) => {
+                    td.className = kind; td.removeAttribute("data-l"); td.removeAttribute("data-p");
+                    for (const [name, value] of Object.entries(attributes)) td.setAttribute(name, value);
+                }""", [kind, attributes])
+                for pseudo in ("::after", "::before") if "data-p" in attributes else ("::after",):
+                    shown = square.evaluate(
+                        "(td, pseudo) => { const s = getComputedStyle(td, pseudo);"
+                        " return [s.content, s.color, getComputedStyle(td).backgroundColor]; }",
+                        pseudo)
+                    assert shown[0] not in ("none", "normal", '""'), (kind, pseudo, shown)
+                    ratio = page.evaluate(CONTRAST_JS, shown[1:])
+                    if ratio < 4.5:
+                        found.append(f"{scheme} {kind or 'tile'}{pseudo}: {shown} {ratio:.2f}:1")
+    assert not found, "\n".join(found)
+
+
+def test_racks_and_names_stay_whole_on_a_phone(browser: Browser, server: str) -> None:
+    """At 375px a rack stays on one line, and the event index breaks names at spaces only
+    (RightBehindYou was split "RightBehindYo / u")."""
+    one_line = """sel => [...document.querySelectorAll(sel)].map(cell => {
+        const range = document.createRange(); range.selectNodeContents(cell);
+        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        return [cell.textContent, tops.size]; })"""
+    # Each word of the index's cells: one line box (a broken word has two).
+    split_words = """() => { const split = [];
+        const walk = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+        while (walk.nextNode()) { const node = walk.currentNode;
+          if (!node.parentElement.closest("table.games")) continue;
+          for (const match of node.data.matchAll(/\\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, match.index); range.setEnd(node, match.index + match[0].length);
+            const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+            if (tops.size > 1) split.push(match[0]); } }
+        return split; }"""
+    with open_page(browser, viewport=PHONE) as page:
+        for path in (f"{GAME}/5.html", f"{GAME}/17.html", "round-3/table-2/18.html"):
+            page.goto(server + path)
+            racks = page.evaluate(one_line, ".score-table td.rack")
+            assert racks and all(lines == 1 for _, lines in racks), (path, racks)
+        page.goto(server + "index.html")
+        assert page.get_by_text("RightBehindYou").count() > 0
+        assert page.evaluate(split_words) == []
+        width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert width <= inner
+
+
+def ax_nodes(page: Page) -> list[dict]:
+    """Chromium's accessibility tree, as the platform gives it to a screen reader."""
+    session = page.context.new_cdp_session(page)
+    try:
+        return session.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        session.detach()
+
+
+def test_counts_turns_and_the_board_read_once_and_rightly(page: Page, server: str) -> None:
+    """Unseen tiles read as counts ("A ×6", not the square A6); the current turn in the
+    list is the link marked as the current page; the board is named by its caption and
+    not described by it again; the help button says what it is for."""
+    page.goto(f"{server}{GAME}/5.html")
+    unseen = page.locator(".unseen-tiles")
+    assert re.search(r"^A\s*×\s*6\s+B\s+C\s+D\s*×\s*3\b", unseen.inner_text()), unseen.inner_text()
+    # Visibly the counts are as they were: a letter and a small number.
+    assert page.locator(".unseen-tiles sub").first.evaluate(
+        "sub => sub.getBoundingClientRect().width < 20")
+    current = page.locator("nav.turn-list [aria-current]")
+    expect(current).to_have_count(1)
+    expect(current).to_have_attribute("aria-current", "page")
+    assert current.evaluate("e => e.tagName") == "A"
+    expect(current).to_have_text("5 TANGOi(S)T")
+
+    nodes = ax_nodes(page)
+    tables = [n for n in nodes if n.get("role", {}).get("value") == "table"
+              and n.get("name", {}).get("value", "").startswith("Board after turn 5")]
+    assert len(tables) == 1
+    assert tables[0].get("description", {}).get("value", "") == "", tables[0]
+    buttons = [n.get("name", {}).get("value") for n in nodes
+               if n.get("role", {}).get("value") == "button"]
+    assert buttons == ["Keyboard shortcuts"]
+
+
+def test_division_headings_stand_above_round_headings(page: Page, server: str) -> None:
+    page.goto(server + "index.html")
+    sizes = page.evaluate("""() => ["h2", "h3"].map(tag => [...document.querySelectorAll(
+        `main ${tag}:not(.visually-hidden)`)].map(h => parseFloat(getComputedStyle(h).fontSize)))""")
+    assert sizes[0] and sizes[1]
+    assert min(sizes[0]) >= 1.2 * max(sizes[1]), sizes
