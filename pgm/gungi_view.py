@@ -44,6 +44,8 @@ class UnitView:
     """The face-up side's name, e.g. "Bow"."""
     text: str
     """E.g. "White Bow (face up, back: Arrow)"."""
+    back: str = ""
+    """The hidden side's name, e.g. "Arrow"; empty for the Commander."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,8 @@ class BoardView:
     towers: tuple[SquareView, ...]
     """Squares holding two or three units, listed as text under the board."""
     legend: tuple[tuple[str, str], ...]
-    """(letter, face name) of every face on the board, for the key under it."""
+    """(letter, name) of every side shown on the board or in a hand, face up or back
+    (the small letters), for the key under the board."""
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,10 @@ def _checked_commanders(position: Position) -> frozenset[int]:
 
 
 def _legend(position: Position) -> tuple[tuple[str, str], ...]:
-    faces = {u.face for _, tower in position.occupied() for u in tower}
+    units = [u for _, tower in position.occupied() for u in tower]
+    units += [Unit.of(code, colour) for colour in Colour
+              for code, _ in position.hand(colour).counts]
+    faces = {u.face for u in units} | {u.back for u in units if u.back}
     return tuple((f.value, f.title) for f in sorted(faces, key=lambda f: f.title))
 
 
@@ -186,7 +192,7 @@ def unit_view(unit: Unit) -> UnitView:
     back = unit.back.title if unit.back else ""
     detail = f" (face up, back: {back})" if back else ""
     return UnitView(unit.colour.value, unit.face.value, unit.back.value if unit.back else "",
-                    unit.face.title, f"{unit.colour.title} {unit.face.title}{detail}")
+                    unit.face.title, f"{unit.colour.title} {unit.face.title}{detail}", back)
 
 
 def ply_squares(ply: Ply) -> tuple[frozenset[int], frozenset[int]]:

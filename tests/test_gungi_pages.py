@@ -141,7 +141,7 @@ def test_ply_page_shows_move_squares_check_hands_and_captures(site) -> None:
     text = text_of(html)
     assert "Black played YN<6-4-0x5-2-1" in text
     assert "White to move." in text and "White is in check." in text
-    assert "Black: Sample Black 22 on the board · 1 in hand A B Arrow ×1" in text
+    assert "Black: Sample Black 22 on the board · 1 in hand A B Arrow (back: Bow) ×1" in text
     assert "White: Sample White to move in check" in text
     assert "Captured from White: Bow" in text and "Captured from Black: Pawn" in text
     assert "Mobile Strike on the Bow; Black's Spy now sits on White's" in text
@@ -335,3 +335,29 @@ def test_the_player_index_counts_gungi_wins_and_losses(tmp_path) -> None:
     assert '<span class="result">W</span>' in row("Sample Black")
     assert row("Sample White").startswith("<td>0</td><td>1</td><td>0</td>")
     assert '<span class="result">L</span>' in row("Sample White")
+
+
+def test_hands_and_the_key_tell_the_backs_apart(site) -> None:
+    """A hand lists one entry per face and back: what a screen reader reads of each entry
+    (the disc is hidden from it) names the back, so entries of one face differ; every
+    letter shown, the large face-up one and the small back, is in the key."""
+    for number in (1, 30, 51):
+        html = (site / f"round-1/table-2/{number}.html").read_text()
+        hands = re.findall(r'<ul class="hand"[^>]*>(.*?)</ul>', html)
+        entries = [text_of(re.sub(r'<span class="u [^"]*" aria-hidden="true">.*?</span>', "",
+                                  item)).strip()
+                   for hand in hands for item in re.findall(r"<li>(.*?)</li>", hand)]
+        for hand in hands:
+            read = [text_of(re.sub(r'<span class="u [^"]*" aria-hidden="true">.*?</span>', "",
+                                   item)).strip() for item in re.findall(r"<li>(.*?)</li>", hand)]
+            assert len(set(read)) == len(read), read
+        for entry in entries:
+            if not entry.startswith("Commander"):
+                assert re.fullmatch(r"[A-Z][a-z]+( [A-Z][a-z]+)? \(back: [A-Z][a-z]+( [A-Z][a-z]+)?\) ×\d+",
+                                    entry), entry
+        key = html.split('<p class="legend-key">', 1)[1].split("</p>", 1)[0]
+        listed = set(re.findall(r"<b>(.)</b>", key))
+        shown = set(re.findall(r'<span class="u[^"]*"[^>]*>(.)(?:<small>(.)</small>)?', html))
+        letters = {letter for pair in shown for letter in pair if letter}
+        assert letters and letters <= listed, letters - listed
+        assert "small letter: its back" in key
