@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from pgm.board import LAYOUTS, Layout, get_layout
 from pgm.diagnostics import Diagnostic, DiagnosticSink
+from pgm.scoring import RACK_SIZE
 from pgm.tiles import (
     BLANK,
     DEFAULT_DISTRIBUTION,
@@ -156,7 +157,7 @@ class _Reader:
         codec = TileCodec(dist)
         cells = self._board(rows, layout, codec)
         scores = self._scores(scores_text)
-        racks = self._racks(racks_text, codec, len(scores) if scores else None)
+        racks = self._racks(racks_text, scores_text, codec, len(scores) if scores else None)
         zeros = self._zeros(zeros_text)
         self._check_values(operations, len(racks or ()))
         if cells is None or racks is None or scores is None or zeros is None:
@@ -231,9 +232,16 @@ class _Reader:
                 return None
         return squares
 
-    def _racks(self, text: str, codec: TileCodec,
+    def _racks(self, text: str, scores: str, codec: TileCodec,
                players: int | None) -> tuple[tuple[str, ...], ...] | None:
+        """The racks; ``players`` is how many scores there are (None when they cannot be
+        read). Of a rack count and a score count that differ, the one that is not two
+        (the usual game) is named as wrong."""
         parts = text.split("/")
+        if len(parts) == 2 and players is not None and players != 2:
+            self.error(f"scores: {players} scores ({scores!r}) for 2 racks ({text!r}); "
+                       "expected 2, one per rack, separated by '/'")
+            return None
         if len(parts) < 2 or (players is not None and len(parts) != players):
             expected = players if players is not None else "at least 2"
             self.error(f"racks: {len(parts)} rack{'s' if len(parts) != 1 else ''} ({text!r}); "
@@ -247,6 +255,9 @@ class _Reader:
             except TileError as exc:
                 self.error(f"racks: {part!r}: {exc}")
                 return None
+            if len(labels) > RACK_SIZE:
+                self.sink.warning(self.line, f"racks: {part!r} has {len(labels)} tiles; a rack "
+                                             f"holds at most {RACK_SIZE}")
             racks.append(tuple(t if t == BLANK else t.upper() for t in labels))
         return tuple(racks)
 
@@ -267,6 +278,12 @@ class _Reader:
         return int(text)
 
     def _check_values(self, operations: list[Operation], players: int) -> None:
+        last_moves = [op for op in operations if op.name == "lm"]
+        if len(last_moves) > 1:
+            written = ", ".join(repr(op.value) for op in last_moves)
+            self.error(f"opcode lm: given {len(last_moves)} times ({written}); the lm opcode "
+                       "can only be given once (several moves are a GCG record); the first "
+                       "is shown")
         for op in operations:
             if op.name in _INTEGER_OPCODES and not _INT.match(op.value):
                 self.error(f"opcode {op.name}: {op.value!r} is not a number")
@@ -275,6 +292,9 @@ class _Reader:
                 if not all(_INT.match(t) for t in timers) or (players and len(timers) != players):
                     self.error(f"opcode tmr: {op.value!r} should be one number of milliseconds "
                                "per player, separated by '/'")
+            elif op.name == "gid" and " " in op.value:
+                self.error(f"opcode gid: {op.value!r} contains a space; a game id must not "
+                           "contain any spaces")
             elif op.name == "cr" and op.value.lower() not in _CHALLENGE_RULES:
                 self.sink.warning(self.line, f"opcode cr: unknown challenge rule {op.value!r}")
 

@@ -24,7 +24,7 @@ from pgm.board import parse_coordinate
 from pgm.cgp import CgpPosition, parse_cgp
 from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.scoring import square_name
-from pgm.tiles import TileCodec, TileError
+from pgm.tiles import BLANK, TileCodec, TileError
 from pgm.utf16 import utf16_text
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -152,12 +152,7 @@ def read_last_move(position: CgpPosition, written: str, sink: DiagnosticSink,
     if text == "-":
         return LastMove("pass", text, "a pass (or a failed challenge)")
     if text.startswith("-") and " " not in text:
-        exchanged = text[1:]
-        if exchanged.isdigit():
-            count = int(exchanged)
-            return LastMove("exchange", text,
-                            f"an exchange of {count} tile{'s' if count != 1 else ''}")
-        return LastMove("exchange", text, f"an exchange of {exchanged}")
+        return _exchange(position, text, written, sink, line)
     parts = text.split(" ")
     challenged = parts[0].lower() == "challenge"
     if challenged:
@@ -207,6 +202,26 @@ def read_last_move(position: CgpPosition, written: str, sink: DiagnosticSink,
         words += (f", challenged and valid: {bonus} bonus point{'s' if bonus != 1 else ''}"
                   if bonus else ", challenged and valid")
     return LastMove("play", text, words, frozenset(squares))
+
+
+def _exchange(position: CgpPosition, text: str, written: str, sink: DiagnosticSink,
+              line: int) -> LastMove | None:
+    """An exchange: ``-ABC`` (the tiles) or ``-2`` (how many); CGP has no sign for an
+    unknown tile (GCG's ``_``), so tiles that are not all known are given as a count."""
+    exchanged = text[1:]
+    if exchanged.isdigit() and int(exchanged) > 0:
+        count = int(exchanged)
+        return LastMove("exchange", text,
+                        f"an exchange of {count} tile{'s' if count != 1 else ''}")
+    try:
+        TileCodec(position.distribution).split(exchanged, allow=BLANK)
+    except TileError as exc:
+        hint = (" (CGP has no sign for an unknown tile: give the number of tiles exchanged, "
+                f"-{len(exchanged)}, when not all are known)" if "_" in exchanged else "")
+        sink.warning(line, f"opcode lm: {written!r} is not an exchange: {exc}; expected the "
+                           f"tiles exchanged (-ABC) or their number (-2){hint}")
+        return None
+    return LastMove("exchange", text, f"an exchange of {exchanged}")
 
 
 def _tiles(position: CgpPosition, text: str) -> list[str] | None:

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from pgm.board import Placement, parse_coordinate
+from pgm.cgp import write_rack
 from pgm.crossword_model import CrosswordGame
 from pgm.crossword_racks import known_racks
 from pgm.crossword_rules import Rules, choose_rules
-from pgm.crossword_state import Rack, State, Step, TileTally
+from pgm.crossword_state import Rack, State, Step, TileTally, warn_of_racks_beyond_set
 from pgm.diagnostics import DiagnosticSink
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import RACK_SIZE, PlacementError, ScoredPlay, place_play
@@ -335,9 +336,13 @@ class _Replay:
             except TileError as exc:
                 self.sink.warning(event.line, f"exchanged tiles {event.tiles!r}: {exc}")
                 tiles = []
-            count, notation = len(tiles), f"-{event.tiles}"
-            self._check_subset(event.line, [t.upper() for t in tiles], move.rack,
-                               "exchanged tiles")
+            # GCG 1.3 writes unknown exchanged tiles as ``_``; CGP has no such tile, so a
+            # partly known exchange is written as its count.
+            known = [t.upper() for t in tiles if t != UNKNOWN]
+            count = len(tiles)
+            notation = (("-" + write_rack(tuple(known))) if len(known) == count
+                        else f"-{count}") if count else ""
+            self._check_subset(event.line, known, move.rack, "exchanged tiles")
         if before.bag < RACK_SIZE:
             self.sink.warning(event.line, f"exchange of {count} with only {before.bag} tiles "
                                           "in the bag")
@@ -383,6 +388,11 @@ class _Replay:
                                           "is not a play that could be challenged")
         if event.score < 0:
             self.sink.warning(event.line, f"a challenge bonus is positive, not {event.score:+d}")
+        elif self.steps and self.steps[-1].event.kind is EventKind.PLAY \
+                and self.steps[-1].player == move.player:
+            # CGP writes a play challenged without success as ``8D WORD +5``.
+            last_move = f"{move.before.last_move} +{event.score}"
+            return move.step(move.same_board(last_move=last_move), rack=None)
         return move.step(move.same_board(), rack=None)
 
     def _end_rack_points(self, move: _Move) -> Step:
@@ -450,4 +460,5 @@ def replay(record: GcgRecord, *, distribution: str | None = None, board: str | N
     racks, start_racks = known_racks(record, rules, run.steps, run.start_state, run.withdrawals)
     turns = tuple(step.turn(after) for step, after in zip(run.steps, racks, strict=True))
     start = run.start_state.position(start_racks)
-    return CrosswordGame(record, rules, start, turns, tuple(sink.items), stopped)
+    left_out = warn_of_racks_beyond_set(record, rules.distribution, start, turns, sink.items)
+    return CrosswordGame(record, rules, start, turns, tuple(sink.items), stopped, left_out)

@@ -66,6 +66,11 @@ class CrosswordGame:
     diagnostics: tuple[Diagnostic, ...]
     stopped_at: int | None = None
     """Line of the event that stopped the replay, if one did."""
+    left_out_racks: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    """(index in ``turns``, -1 for ``start``; seats) for each position whose racks the
+    record gives hold, with the board, more of a tile than the set: the seats whose
+    racks its CGP leaves out (``crossword_state.racks_to_leave_out``), so that the CGP
+    is one a CGP reader accepts."""
 
     @property
     def final(self) -> Position:
@@ -92,6 +97,10 @@ class CrosswordGame:
         return text
 
     def _write_cgp(self, index: int) -> str:
+        """The position's CGP: the players in the order they move next, each rack as far
+        as the record tells it, except racks that the record gives beyond what the set
+        holds beside the other racks (``left_out_racks``): those are written empty
+        (unknown), so that every CGP pgm writes reads back with pgm's reader."""
         position = self.turns[index].position if index >= 0 else self.start
         seats = len(position.scores)
         first = position.to_move
@@ -99,12 +108,19 @@ class CrosswordGame:
             first = (self.turns[index].player + 1) % seats if index >= 0 else 0
         order = [(first + k) % seats for k in range(seats)]
         racks = position.racks or (None,) * seats
+        left_out = self._left_out.get(index)
+        if left_out:
+            racks = tuple(None if seat in left_out else rack for seat, rack in enumerate(racks))
         operations = list(self._fixed_operations)
         if position.last_move:
             operations.append(write_operation("lm", position.last_move))
         return cgp_line(self._board_rows.board(self, index), [write_rack(racks[s]) for s in order],
                         tuple(position.scores[s] for s in order), position.scoreless_turns,
                         operations)
+
+    @cached_property
+    def _left_out(self) -> dict[int, tuple[int, ...]]:
+        return dict(self.left_out_racks)
 
     @cached_property
     def _fixed_operations(self) -> tuple[str, ...]:

@@ -14,10 +14,12 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from pgm.cgp import write_rack
 from pgm.crossword_model import Position, Turn
-from pgm.gcg import Event
+from pgm.diagnostics import Diagnostic, Severity
+from pgm.gcg import Event, GcgRecord
 from pgm.scoring import Cells, PlacedTile
-from pgm.tiles import UNKNOWN, Distribution
+from pgm.tiles import RACK_LABELS, UNKNOWN, Distribution
 
 Rack = tuple[str, ...] | None
 Racks = tuple[Rack, ...]
@@ -127,3 +129,134 @@ class TileTally:
             if count > 1 and spare[tile] < count:
                 return False
         return True
+
+
+Excess = tuple[tuple[str, int, int], ...]
+"""Tiles the racks together are too many of: (label, on the board and racks, in the set)."""
+
+
+def racks_beyond_set(distribution: Distribution, start: Position, turns: Sequence[Turn]
+                     ) -> list[tuple[int, tuple[int, ...], Excess]]:
+    """The positions whose racks, with the board, hold more of a tile than the set has.
+
+    Each line of a record tells a rack, and the racks of a position come from several
+    lines (the next line of each player), which a recording mistake can make contradict
+    each other: Josh's next rack and Lola's next rack may hold eleven I's between them
+    beside the board's, each fitting alone. For each such position: its index in
+    ``turns`` (-1 for ``start``), the seats whose racks its CGP leaves out (see
+    :func:`racks_to_leave_out`) and the tiles only the racks together are too many of
+    (empty when one rack alone is: the replay has warned of that rack at its line).
+    Runs for every position of every game, so the usual case is a dictionary look-up
+    per rack tile.
+    """
+    counts = distribution.counts
+    spare: defaultdict[str, int] = defaultdict(int, counts)
+    spare[UNKNOWN] = 1 << 30  # an unknown tile is any tile
+    found: list[tuple[int, tuple[int, ...], Excess]] = []
+    position = start
+    for index in range(-1, len(turns)):
+        if index >= 0:
+            turn = turns[index]
+            for placed in turn.placed:
+                spare[RACK_LABELS[placed.label]] -= 1
+            for placed in turn.removed:
+                spare[RACK_LABELS[placed.label]] += 1
+            position = turn.position
+        held: dict[str, int] = {}
+        for rack in position.racks:
+            if rack:
+                for tile in rack:
+                    held[tile] = held.get(tile, 0) + 1
+        for tile, count in held.items():
+            if count > spare[tile]:
+                break
+        else:
+            continue
+        over = [tile for tile, count in held.items() if count > spare[tile]]
+        racks = position.racks
+        together = tuple(
+            (tile, counts.get(tile, 0) - spare.get(tile, 0) + held[tile], counts.get(tile, 0))
+            for tile in sorted(over)
+            if all(rack.count(tile) <= spare.get(tile, 0) for rack in racks if rack))
+        mover = first_in_order(position, turns[index].player if index >= 0 else None)
+        found.append((index, racks_to_leave_out(spare, racks, mover), together))
+    return found
+
+
+def first_in_order(position: Position, last_player: int | None) -> int:
+    """The seat a CGP of ``position`` starts with: the player to move, or once the game
+    is over the one after the last mover."""
+    if position.to_move is not None:
+        return position.to_move
+    return (last_player + 1) % len(position.scores) if last_player is not None else 0
+
+
+def racks_to_leave_out(spare: dict[str, int], racks: Sequence[Rack], first: int
+                       ) -> tuple[int, ...]:
+    """The seats whose racks a CGP leaves out so that it holds no more of a tile than the
+    set (``spare``: the set less the board, by rack label).
+
+    Going round from ``first``, the player to move, each rack is kept while it fits
+    beside the board and the racks kept before it. The mover's rack is what the position
+    is about (what they can play, what they cannot see), and it is the rack the record
+    tells nearest to the position (the mover's next line), so it is kept, and the rack of
+    a player who moves later, which contradicts it, is the one left out; the CGP then
+    gives that player's rack as unknown rather than a rack that cannot be right.
+    """
+    seats = len(racks)
+    kept: Counter[str] = Counter()
+    left_out = []
+    for seat in [(first + k) % seats for k in range(seats)]:
+        rack = racks[seat]
+        if not rack:
+            continue
+        tiles = Counter(rack)
+        if all(kept[tile] + count <= spare.get(tile, 0) for tile, count in tiles.items()):
+            kept.update(tiles)
+        else:
+            left_out.append(seat)
+    return tuple(sorted(left_out))
+
+
+def warn_of_racks_beyond_set(record: GcgRecord, distribution: Distribution, start: Position,
+                             turns: Sequence[Turn], items: list[Diagnostic]
+                             ) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Warn, at its line, of each event after which the racks the record gives hold more
+    of a tile together than the set leaves beside the board (each rack fitting alone);
+    the warnings go among ``items`` in line order. Gives ``CrosswordGame.left_out_racks``."""
+    found = racks_beyond_set(distribution, start, turns)
+    for index, seats, excess in found:
+        if excess and index >= 0:
+            _insert_in_line_order(items, _racks_warning(record, distribution, turns[index],
+                                                        seats, excess))
+    return tuple((index, seats) for index, seats, _excess in found)
+
+
+def _racks_warning(record: GcgRecord, distribution: Distribution, turn: Turn,
+                   seats: tuple[int, ...], excess: Excess) -> Diagnostic:
+    """The warning for racks that the board leaves no room for together: the racks
+    holding the tiles, in the order their players move next, and which the CGP leaves
+    out."""
+    racks = turn.position.racks
+    labels = {label for label, _held, _count in excess}
+    first = first_in_order(turn.position, turn.player)
+    order = [(first + k) % len(racks) for k in range(len(racks))]
+    holders = " and ".join(f"{record.players[seat].nick}'s {write_rack(rack)}"
+                           for seat in order
+                           if (rack := racks[seat]) and not labels.isdisjoint(rack))
+    held = " and ".join(f"{held} {label!r}" for label, held, _count in excess)
+    has = " and ".join(str(count) for _label, _held, count in excess)
+    left = " and ".join(f"{record.players[seat].nick}'s" for seat in seats)
+    left += " racks" if len(seats) > 1 else " rack"
+    return Diagnostic(record.path, turn.event.line, Severity.WARNING,
+                      f"the racks after this line cannot all be right: the board with "
+                      f"{holders} holds {held} tiles, but the {distribution.name} set has "
+                      f"{has}; the position's CGP leaves out {left}")
+
+
+def _insert_in_line_order(items: list[Diagnostic], item: Diagnostic) -> None:
+    """Put ``item`` after the diagnostics of its line and of the lines before it."""
+    at = len(items)
+    while at and items[at - 1].line > item.line:
+        at -= 1
+    items.insert(at, item)

@@ -8,7 +8,11 @@ import pytest
 from conftest import CORPUS
 
 from pgm.cgp import parse_cgp, write_cgp
+from pgm.cgp_file import read_cgp_file
+from pgm.crossword import replay
+from pgm.crossword_state import first_in_order
 from pgm.diagnostics import Severity
+from pgm.gcg import parse_gcg
 from pgm.tiles import TileCodec, get_distribution
 
 
@@ -111,3 +115,84 @@ def test_super_board_by_row_count() -> None:
     case = next(c for c in CASES if c["id"] == "C062")["cgp"]
     position = parse_cgp(case).position
     assert position is not None and position.layout.size == 21
+
+
+# -- What the spec forbids, and the CGP pgm writes ---------------------------------------
+
+EMPTY = "/".join(["15"] * 15)
+
+
+def messages_of(text: str) -> list[str]:
+    found = read_cgp_file(text.encode("utf-8"), "bad.cgp")
+    return [f"{d.path}:{d.line}: {d.severity}: {d.message}" for d in found.diagnostics]
+
+
+def test_the_scores_are_named_when_there_are_more_scores_than_racks() -> None:
+    case = next(c for c in CASES if c["id"] == "C077")["cgp"]
+    assert messages_of("# C077\n" + case + "\n") == [
+        "bad.cgp:2: error: scores: 3 scores ('123/456/78') for 2 racks ('ABC/DEF'); "
+        "expected 2, one per rack, separated by '/'"]
+    assert messages_of(EMPTY + " ABC/DEF/GHI 0/0 0\n") == [
+        "bad.cgp:1: error: racks: 3 racks ('ABC/DEF/GHI'); expected 2, one per player, "
+        "separated by '/'"]
+
+
+def test_what_the_spec_forbids_is_reported_at_its_line() -> None:
+    text = (f"{EMPTY} AB/CD 1/2 0 lm 8H CAT; lm 9H DOG;\n"
+            f"{EMPTY} AB/CD 1/2 0 gid has space;\n"
+            f"{EMPTY} ABCDEFGH/CD 1/2 0\n"
+            f"{EMPTY} AB/CD 1/2 0 lm -A_;\n")
+    found = messages_of(text)
+    assert found[0] == ("bad.cgp:1: error: opcode lm: given 2 times ('8H CAT', '9H DOG'); "
+                        "the lm opcode can only be given once (several moves are a GCG "
+                        "record); the first is shown")
+    assert found[-3:] == [
+        "bad.cgp:2: error: opcode gid: 'has space' contains a space; a game id must not "
+        "contain any spaces",
+        "bad.cgp:3: warning: racks: 'ABCDEFGH' has 8 tiles; a rack holds at most 7",
+        "bad.cgp:4: warning: opcode lm: '-A_' is not an exchange: '_' is not a tile of the "
+        "english set; expected the tiles exchanged (-ABC) or their number (-2) (CGP has no "
+        "sign for an unknown tile: give the number of tiles exchanged, -2, when not all are "
+        "known)"]
+    assert messages_of(f"{EMPTY} AB/CD 1/2 0 lm -2; gid ab-12;\n{EMPTY} A/B 1/2 0 lm -A?;\n") \
+        == []
+
+
+def _corpus_games():
+    records = sorted((CORPUS / "gcg").glob("*.gcg")) + sorted(
+        (CORPUS / "gcg-nonexact").glob("*.gcg"))
+    return [replay(parse_gcg(path.read_bytes(), path.name)) for path in records]
+
+
+def test_every_cgp_pgm_writes_for_the_corpus_reads_back_to_its_position() -> None:
+    """Each position of each corpus record, written as CGP, is one pgm's reader accepts
+    without a word, with the same board, scores (player to move first), zero count,
+    racks (but those left out) and opcodes."""
+    checked = 0
+    for game in _corpus_games():
+        left_out = dict(game.left_out_racks)
+        for index in range(-1, len(game.turns)):
+            text = game.cgp(index)
+            where = f"{game.record.path} turn {index + 1}: {text}"
+            found = read_cgp_file(text.encode("utf-8"), "rt.cgp")
+            assert found.diagnostics == (), where
+            read = found.entries[0].position
+            assert read is not None, where
+            turn = game.turns[index] if index >= 0 else None
+            position = turn.position if turn else game.start
+            seats = len(position.scores)
+            first = first_in_order(position, turn.player if turn else None)
+            order = [(first + k) % seats for k in range(seats)]
+            assert read.cells == position.cells, where
+            assert read.scores == tuple(position.scores[seat] for seat in order), where
+            assert read.zeros == position.scoreless_turns, where
+            racks = position.racks or (None,) * seats
+            assert read.racks == tuple(
+                () if seat in left_out.get(index, ()) or not racks[seat]
+                else tuple(t for t in racks[seat] if t != "_") for seat in order), where
+            assert read.operation("lm") == (position.last_move or None), where
+            assert [op.name for op in read.operations][-1:] == (
+                ["lm"] if position.last_move else ["bdn"]), where
+            assert write_cgp(read) == text, where
+            checked += 1
+    assert checked > 1600

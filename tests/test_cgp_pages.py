@@ -162,6 +162,35 @@ def test_a_last_move_that_disagrees_with_the_board_is_a_warning(tmp_path) -> Non
     assert f"{path}:3: warning: opcode lm: '8Q X' runs off the 15x15 board" in result.output
 
 
+def test_check_names_what_the_spec_forbids_with_file_and_line(tmp_path) -> None:
+    path = tmp_path / "bad.cgp"
+    path.write_text(f"{EMPTY} AB/CD 1/2 0 lm 8H CAT; lm 9H DOG;\n"
+                    f"{EMPTY} AB/CD 1/2 0 gid has space;\n{EMPTY} ABCDEFGH/CD 1/2 0\n"
+                    f"{EMPTY} ABC/DEF 123/456/78 0\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code == 1
+    assert (f"{path}:1: error: opcode lm: given 2 times ('8H CAT', '9H DOG'); the lm opcode "
+            "can only be given once") in result.output
+    assert (f"{path}:2: error: opcode gid: 'has space' contains a space; a game id must not "
+            "contain any spaces") in result.output
+    assert f"{path}:3: warning: racks: 'ABCDEFGH' has 8 tiles; a rack holds at most 7" in \
+        result.output
+    assert f"{path}:4: error: scores: 3 scores ('123/456/78') for 2 racks ('ABC/DEF')" in \
+        result.output
+
+
+def test_check_warns_of_racks_a_record_gives_beyond_the_set() -> None:
+    path = CORPUS / "gcg/liwords__r16_lola.gcg"
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert (f"{path}:16: warning: the racks after this line cannot all be right: the board "
+            "with Josh's ABCIIRZ and Lola's EEEIIII holds 11 'I' tiles, but the english set "
+            "has 9; the position's CGP leaves out Lola's rack") in result.output
+    [report] = json.loads(CliRunner().invoke(main, ["check", "--json", str(path)]).stdout)
+    cgp = report["events"][11]["cgp"]
+    assert cgp.split()[1] == "ABCIIRZ/"
+    assert parse_cgp(cgp).diagnostics == ()
+
+
 def test_a_bad_line_is_reported_with_its_line_and_the_others_render(tmp_path) -> None:
     body = (f"# good\n{EMPTY} A/B 1/2 0\n\n# bad\n{EMPTY}/15 / 0/0 0\n"
             f"{EMPTY} C/D 3/4 0 tmr 1/2/3;\n{EMPTY} E/F 5/6 0\n")

@@ -166,6 +166,10 @@ def test_more_tiles_on_board_and_rack_than_the_set_has() -> None:
     # English has one Z and two blanks.
     game = play(HEAD + ">a: ZA 8G ZA +22 22\n>b: Z?? 9G s +10 10\n>a: ??E 7H Ea +3 25\n")
     assert messages(game) == [
+        # After line 3 b holds Z?? (line 4) and a ??E (line 5): four blanks between them.
+        "3: warning: the racks after this line cannot all be right: the board with b's Z?? "
+        "and a's ??E holds 4 '?' tiles, but the english set has 2; the position's CGP leaves "
+        "out b's rack",
         "4: warning: 2 'Z' tiles on the board and rack, but the english set has 1",
         "5: warning: 3 '?' tiles on the board and rack, but the english set has 2"]
 
@@ -342,3 +346,59 @@ def test_a_rack_of_no_tiles_is_empty_not_unknown() -> None:
                             .read_bytes(), "s"))
     # Stefan went out with KÖlNErS; the record ends without the end-of-game line.
     assert _shown(game, len(game.turns) - 1) == ["ENT + 1 unknown", ""]
+
+
+# -- The CGP of each position ------------------------------------------------------------
+
+
+def corpus_game(name: str):
+    path = CORPUS / "gcg" / name
+    return replay(parse_gcg(path.read_bytes(), str(path)))
+
+
+def test_a_play_challenged_without_success_keeps_its_bonus_in_lm() -> None:
+    """CGP: "If the move was challenged unsuccessfully, for challenge rules where there is
+    a challenge bonus, represent the play as: n8 tiles +5"."""
+    game = corpus_game("quackle__fivepoint.gcg")
+    assert game.turns[2].event.kind.name == "CHALLENGE_BONUS"
+    assert game.cgp(1).endswith(" lm H6 BE.NLIKE;")
+    assert game.cgp(2).endswith(" lm H6 BE.NLIKE +5;")
+    game = corpus_game("MAGPIE-DATA__incomplete_after_five_point_challenge.gcg")
+    assert game.turns[16].event.line == 24
+    assert game.cgp(16).endswith(" lm 3I GENITAL +5;")
+
+
+def test_a_partly_known_exchange_is_written_as_its_count() -> None:
+    """GCG 1.3 writes unknown exchanged tiles as ``_``, which CGP has no sign for."""
+    game = play(HEAD + ">a: AEINRST 8D RETAINS +66 66\n>b: ABCDEFG -3 +0 0\n"
+                ">a: ?ABC -A_ +0 66\n>b: ABCDEFG -BC +0 0\n")
+    assert messages(game) == []  # '_' is no tile missing from the rack
+    assert game.cgp(1).endswith(" lm -3;")
+    assert game.cgp(2).endswith(" lm -2;")
+    assert game.cgp(3).endswith(" lm -BC;")
+
+
+def test_racks_that_cannot_all_be_true_are_a_warning_and_the_cgp_keeps_the_movers() -> None:
+    # Josh's next line (17) gives ABCIIRZ, Lola's (18) EEEIIII: with the board's seven
+    # I's, eleven; the English set has nine.
+    game = corpus_game("liwords__r16_lola.gcg")
+    found = [m for m in messages(game) if "cannot all be right" in m]
+    assert found == [
+        "16: warning: the racks after this line cannot all be right: the board with Josh's "
+        "ABCIIRZ and Lola's EEEIIII holds 11 'I' tiles, but the english set has 9; the "
+        "position's CGP leaves out Lola's rack",
+        "17: warning: the racks after this line cannot all be right: the board with Lola's "
+        "EEEIIII and Josh's ?CEIIPR holds 11 'I' tiles, but the english set has 9; the "
+        "position's CGP leaves out Josh's rack"]
+    assert game.turns[11].position.racks == (tuple("ABCIIRZ"), tuple("EEEIIII"))  # as told
+    assert game.cgp(11).split()[1:4] == ["ABCIIRZ/", "255/240", "0"]
+    assert game.cgp(12).split()[1:4] == ["EEEIIII/", "240/333", "0"]
+
+
+def test_exchange_with_seven_in_bag_racks_beyond_the_set() -> None:
+    game = corpus_game("MAGPIE-DATA__exchange_with_seven_in_bag.gcg")
+    assert [m for m in messages(game) if "cannot all be right" in m] == [
+        "20: warning: the racks after this line cannot all be right: the board with Brian's "
+        "AAAEILN and Josh's DLLNVVW holds 5 'L' and 7 'N' tiles, but the english set has 4 "
+        "and 6; the position's CGP leaves out Josh's rack"]
+    assert game.cgp(16).split()[1] == "AAAEILN/"
