@@ -363,7 +363,7 @@ def test_peters_rack_and_the_unseen_tiles_after_his_withdrawn_phoney(corpus_site
     # 11 in the bag and Josh's 7: nothing of Peter's own rack is unseen to him.
     assert "Unseen tiles: 18 " in text and "11 in the bag" in text
     unseen = text_of(turn17.split('class="unseen"', 1)[1].split("</section>", 1)[0])
-    assert "?" not in unseen and " R 2 " in unseen  # Josh's R and one in the bag: not 3
+    assert "?" not in unseen and " R × 2 " in unseen  # Josh's R and one in the bag: not 3
     assert " ?BCHRUY/ADNRSYZ 277/420 " in text
     report = json.loads((slug / "game.json").read_text())
     assert [e["cgp"].split()[1] for e in report["events"][15:17]] == ["ADEFLNO/?BCHRUY",
