@@ -76,7 +76,7 @@ class _TruthyMarker(_Marker):
 
     __slots__ = ()
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> bool:  # type: ignore[override] # _Marker's refuses
         return True
 
 

@@ -453,7 +453,8 @@ def test_premium_labels_and_tile_letters_are_readable(browser: Browser, site: Pa
             for kind, attributes in SQUARE_KINDS.items():
                 square.evaluate("""(td, [kind, attributes]) => {
                     td.className = kind; td.removeAttribute("data-l"); td.removeAttribute("data-p");
-                    for (const [name, value] of Object.entries(attributes)) td.setAttribute(name, value);
+                    for (const [name, value] of Object.entries(attributes))
+                        td.setAttribute(name, value);
                 }""", [kind, attributes])
                 for pseudo in ("::after", "::before") if "data-p" in attributes else ("::after",):
                     shown = square.evaluate(
@@ -476,7 +477,8 @@ def test_racks_and_names_stay_whole_on_a_phone(browser: Browser, server: str) ->
         return [cell.textContent, tops.size]; })"""
     # Each word of the index's cells: one line box (a broken word has two).
     split_words = """() => { const split = [];
-        const walk = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+        const walk = document.createTreeWalker(document.querySelector("main"),
+                                               NodeFilter.SHOW_TEXT);
         while (walk.nextNode()) { const node = walk.currentNode;
           if (!node.parentElement.closest("table.games")) continue;
           for (const match of node.data.matchAll(/\\S+/g)) {
@@ -535,6 +537,7 @@ def test_counts_turns_and_the_board_read_once_and_rightly(page: Page, server: st
 def test_division_headings_stand_above_round_headings(page: Page, server: str) -> None:
     page.goto(server + "index.html")
     sizes = page.evaluate("""() => ["h2", "h3"].map(tag => [...document.querySelectorAll(
-        `main ${tag}:not(.visually-hidden)`)].map(h => parseFloat(getComputedStyle(h).fontSize)))""")
+        `main ${tag}:not(.visually-hidden)`)]
+        .map(h => parseFloat(getComputedStyle(h).fontSize)))""")
     assert sizes[0] and sizes[1]
     assert min(sizes[0]) >= 1.2 * max(sizes[1]), sizes

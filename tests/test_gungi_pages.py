@@ -353,8 +353,8 @@ def test_hands_and_the_key_tell_the_backs_apart(site) -> None:
             assert len(set(read)) == len(read), read
         for entry in entries:
             if not entry.startswith("Commander"):
-                assert re.fullmatch(r"[A-Z][a-z]+( [A-Z][a-z]+)? \(back: [A-Z][a-z]+( [A-Z][a-z]+)?\) ×\d+",
-                                    entry), entry
+                name = r"[A-Z][a-z]+( [A-Z][a-z]+)?"
+                assert re.fullmatch(rf"{name} \(back: {name}\) ×\d+", entry), entry
         key = html.split('<p class="legend-key">', 1)[1].split("</p>", 1)[0]
         listed = set(re.findall(r"<b>(.)</b>", key))
         shown = set(re.findall(r'<span class="u[^"]*"[^>]*>(.)(?:<small>(.)</small>)?', html))
