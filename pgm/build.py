@@ -104,9 +104,9 @@ class _Event:
     """Every record, sorted by path."""
     found: list[str]
     """Every record's path below the event folder, in the order ``pgm export`` finds them."""
-    theme_dir: Path | None
     theme_files: list[tuple[str, str]]
-    """The theme's files that are read and copied (``pgm.discover.tree_files``)."""
+    """The theme's files: the only ones read, as templates, and copied, as static files
+    (``pgm.discover.tree_files``)."""
 
 
 def build(options: BuildOptions, progress: Callable[[int], Progress] | None = None
@@ -163,7 +163,7 @@ def _read_event(options: BuildOptions, out: Path
                          "\n".join(str(d) for d in configs.diagnostics))
     theme_dir = _theme_dir(configs)
     theme_files, odd = tree_files(theme_dir, root.resolve()) if theme_dir else ([], [])
-    return _Event(configs, sources, found, theme_dir, theme_files), state, skipped + odd
+    return _Event(configs, sources, found, theme_files), state, skipped + odd
 
 
 def _records_below(out: Path, root: Path, found: list[str]) -> list[Path]:
@@ -219,7 +219,8 @@ def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path
     # The task list is not kept here: run_tasks holds what it needs.
     outcomes = run_tasks([GameTask(c.source, c.settings, c.fingerprint, target, in_place,
                                    c.previous, options.keep_last_good) for c in plan.changes],
-                         event.configs, event.theme_dir, options.jobs or default_jobs(), tick)
+                         event.configs, tuple(event.theme_files), options.jobs or default_jobs(),
+                         tick)
     states = {}
     for change, outcome in zip(plan.changes, outcomes, strict=True):
         outcome.state.remember(change.record)
@@ -244,7 +245,7 @@ def _render_site(event: _Event, entries: list[GameEntry], keep: bool
     from pgm.render import make_environment
     from pgm.site_pages import render_site_files
 
-    return render_site_files(make_environment(event.theme_dir), event.configs, entries, keep)
+    return render_site_files(make_environment(event.theme_files), event.configs, entries, keep)
 
 
 # ---------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import hashlib
 import os
 import re
 import tempfile
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from pgm import __version__
 from pgm.fragments import fragment_global
 from pgm.markdown import strip_bidi_controls
 from pgm.resources import builtin_dir
+from pgm.state import read_regular
 
 
 def _without_bidi_controls(value: object) -> object:
@@ -92,19 +93,50 @@ class _CodeGenerator(CodeGenerator):
             self.write(")")
 
 
-def make_environment(theme_dir: Path | None = None) -> jinja2.Environment:
-    """The environment for a theme folder; kept, so that watch mode and workers compile
-    each template once."""
-    return _environment(theme_dir, _mtimes(builtin_dir("templates")) + _mtimes(theme_dir))
+Theme = tuple[tuple[str, str], ...]
+"""A theme's files as ``pgm.discover.tree_files`` lists them: (name, full path)."""
 
 
-def _mtimes(folder: Path | None) -> tuple[tuple[str, float], ...]:
+def make_environment(theme: Sequence[tuple[str, str]] | None = None) -> jinja2.Environment:
+    """The environment for a theme's files; kept, so that watch mode and workers compile
+    each template once. Only the listed files are read: the same the site's fingerprint
+    takes, so a link out of the event folder or a named pipe is never a template."""
+    files = tuple(theme or ())
+    return _environment(files, _mtimes(builtin_dir("templates")) + _file_times(files))
+
+
+def _mtimes(folder: Path) -> tuple[tuple[str, float], ...]:
     """A template folder being edited gets a fresh environment: the environment does
     not look at file times itself, since a game's pages load templates many times over
     and each look would cost a ``stat``."""
-    if folder is None or not folder.is_dir():
-        return ()
     return tuple((str(p), p.stat().st_mtime) for p in sorted(folder.rglob("*")) if p.is_file())
+
+
+def _file_times(files: Theme) -> tuple[tuple[str, float], ...]:
+    times = []
+    for _, path in files:
+        with contextlib.suppress(OSError):  # gone: the build that lists it again says so
+            times.append((path, os.stat(path).st_mtime))
+    return tuple(times)
+
+
+class _ThemeLoader(jinja2.BaseLoader):
+    """A theme's templates, read from the listed files only (without waiting on a named
+    pipe put in a file's place since it was listed)."""
+
+    def __init__(self, files: Theme) -> None:
+        self._files = dict(files)
+
+    def get_source(self, environment: jinja2.Environment, template: str
+                   ) -> tuple[str, str, Callable[[], bool]]:
+        path = self._files.get(template)
+        if path is None:
+            raise jinja2.TemplateNotFound(template)
+        try:
+            data, _ = read_regular(Path(path))
+        except OSError:
+            raise jinja2.TemplateNotFound(template) from None
+        return data.decode("utf-8"), path, lambda: True
 
 
 class _TemplateCodeCache(jinja2.FileSystemBytecodeCache):
@@ -171,12 +203,11 @@ class _Environment(jinja2.Environment):
 
 
 @functools.lru_cache(maxsize=8)
-def _environment(theme_dir: Path | None, _stamp: tuple[tuple[str, float], ...]
-                 ) -> jinja2.Environment:
+def _environment(theme: Theme, _stamp: tuple[tuple[str, float], ...]) -> jinja2.Environment:
     builtin = jinja2.FileSystemLoader(builtin_dir("templates"))
     loaders: list[jinja2.BaseLoader] = []
-    if theme_dir is not None:
-        loaders.append(jinja2.FileSystemLoader(theme_dir))
+    if theme:
+        loaders.append(_ThemeLoader(theme))
     loaders += [builtin, jinja2.PrefixLoader({"!default": builtin}, delimiter="/")]
     env = _Environment(
         loader=jinja2.ChoiceLoader(loaders),

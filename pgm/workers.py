@@ -26,7 +26,7 @@ import jinja2
 from pgm.config import ConfigSet, GameSettings
 from pgm.discover import Source
 from pgm.output import write_files
-from pgm.render import make_environment
+from pgm.render import Theme, make_environment
 from pgm.site_pages import render_game_files
 from pgm.state import GameState, atomic_write, read_regular
 
@@ -70,8 +70,8 @@ class _Worker:
 _WORKER: list[_Worker] = []
 
 
-def _init(configs: ConfigSet, theme_dir: Path | None) -> None:
-    _WORKER[:] = [_Worker(configs, make_environment(theme_dir), _game_loader())]
+def _init(configs: ConfigSet, theme: Theme) -> None:
+    _WORKER[:] = [_Worker(configs, make_environment(theme), _game_loader())]
 
 
 def _game_loader() -> Callable[[Source, GameSettings, bytes], LoadedGame]:
@@ -83,11 +83,11 @@ def _game_loader() -> Callable[[Source, GameSettings, bytes], LoadedGame]:
     return load_game
 
 
-def _init_process(configs: ConfigSet, theme_dir: Path | None) -> None:
+def _init_process(configs: ConfigSet, theme: Theme) -> None:
     """A worker must not outlive a build that was killed: it would go on writing into a
     staging folder the next build has already cleaned away."""
     _die_with_parent()
-    _init(configs, theme_dir)
+    _init(configs, theme)
     _collect_less()
 
 
@@ -178,11 +178,11 @@ def default_jobs() -> int:
         (os.cpu_count() or 1)
 
 
-def run_tasks(tasks: list[GameTask], configs: ConfigSet, theme_dir: Path | None, jobs: int,
+def run_tasks(tasks: list[GameTask], configs: ConfigSet, theme: Theme, jobs: int,
               tick: Callable[[int], None] | None = None) -> Iterator[GameOutcome]:
     """Outcomes in task order; worker processes only when they pay for themselves."""
     if jobs <= 1 or len(tasks) < _MIN_GAMES_FOR_WORKERS:
-        _init(configs, theme_dir)
+        _init(configs, theme)
         for task in tasks:
             yield run_task(task)
             if tick:
@@ -193,7 +193,7 @@ def run_tasks(tasks: list[GameTask], configs: ConfigSet, theme_dir: Path | None,
     parent = os.getpid()
     tasks = [replace(task, parent=parent) for task in tasks]
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_process,
-                             initargs=(configs, theme_dir)) as pool:
+                             initargs=(configs, theme)) as pool:
         # A bounded window of tasks in flight: submitting every game at once would hold
         # all their futures and results in this process as the event grows.
         window: deque[Future[list[GameOutcome]]] = deque()

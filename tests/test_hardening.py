@@ -313,3 +313,24 @@ def test_pgm_check_of_a_named_pipe_says_so_instead_of_waiting(tmp_path) -> None:
     assert done.returncode == 1
     assert f"{tmp_path / 'pipe.gcg'}: error: cannot read file: not a regular file" \
         in done.stdout + done.stderr
+
+
+def test_a_theme_template_linking_out_of_the_event_is_never_read(tmp_path) -> None:
+    """The build warns that it skips the link: pgm's own template is used, and what the
+    link points at stays unread."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "404.html").write_text("SECRET OUTSIDE THE EVENT")
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": "theme_dir: theme\n",
+                                         "theme/players.html": '{% extends "!default/players'
+                                                               '.html" %}{% block footer %}'
+                                                               ' Themed.{% endblock %}'})
+    (event / "theme/404.html").symlink_to(outside / "404.html")
+    out = tmp_path / "o"
+    done = _pgm("build", str(event), "-o", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{event / 'theme/404.html'}: warning: links outside the event folder; skipped" \
+        in done.stdout + done.stderr
+    assert "SECRET" not in (out / "404.html").read_text()
+    assert "Page not found" in (out / "404.html").read_text()
+    assert "Themed." in (out / "players.html").read_text()
