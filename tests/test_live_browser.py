@@ -13,7 +13,7 @@ import functools
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -42,6 +42,18 @@ def offers(page: Page, text: str) -> None:
         "text => { const link = document.getElementById('live-link');"
         " return !link.hidden && link.textContent.startsWith(text); }",
         arg=text, timeout=WAIT_MS)
+
+
+def _built_with_saves(event: Path, out: Path) -> Callable[[str, bytes], None]:
+    """Build the site; what it gives saves one record and rebuilds as ``pgm watch`` does
+    (keeping the last good pages through a half-written save)."""
+
+    def save(name: str, content: bytes) -> None:
+        (event / name).write_bytes(content)
+        build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+
+    build(BuildOptions(event, out, jobs=1))
+    return save
 
 
 def test_viewers_follow_a_game_in_progress(tmp_path) -> None:
@@ -124,11 +136,7 @@ def test_open_pages_show_notes_corrections_and_titles(tmp_path) -> None:
                                                        "live_poll_seconds: 1\n"})
     out = tmp_path / "site"
 
-    def save(name: str, content: bytes) -> None:
-        (event / name).write_bytes(content)
-        build(BuildOptions(event, out, keep_last_good=True, jobs=1))
-
-    build(BuildOptions(event, out, jobs=1))
+    save = _built_with_saves(event, out)
     with serve(out) as url, chromium() as browser, open_page(browser) as live, \
             open_page(browser) as back, open_page(browser) as index:
         live.goto(url + "board-1/5.html")
@@ -288,11 +296,7 @@ def test_the_index_downloads_itself_only_when_more_than_a_move_changed(tmp_path)
                                                        "live_poll_seconds: 1\n"})
     out = tmp_path / "site"
 
-    def save(name: str, content: bytes) -> None:
-        (event / name).write_bytes(content)
-        build(BuildOptions(event, out, keep_last_good=True, jobs=1))
-
-    build(BuildOptions(event, out, jobs=1))
+    save = _built_with_saves(event, out)
     with counting_server(out) as server, chromium() as browser, \
             open_page(browser) as index:
         index.goto(server.url + "index.html")
@@ -327,11 +331,7 @@ def test_a_page_that_could_not_get_the_copy_it_shows_tries_again(tmp_path) -> No
                                                        "live_poll_seconds: 1\n"})
     out = tmp_path / "site"
 
-    def save(name: str, content: bytes) -> None:
-        (event / name).write_bytes(content)
-        build(BuildOptions(event, out, keep_last_good=True, jobs=1))
-
-    build(BuildOptions(event, out, jobs=1))
+    save = _built_with_saves(event, out)
     # Kept copies would answer the look from the browser's cache: no-store sends it to
     # the server. The first request for each page is the page itself, the second the look.
     fail = {("/board-1/5.html", 2), ("/index.html", 2)}
