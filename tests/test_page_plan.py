@@ -188,20 +188,27 @@ def test_record_text_that_looks_like_a_marker_is_printed_as_it_is(tmp_path) -> N
     assert "<title>Turn 3: " in page
 
 
+def _built_with_theme_macro(tmp_path, partial: str, name: str, macro: str):
+    """A site of one corpus game built with a theme whose ``partials/PARTIAL`` is pgm's
+    own with the macro ``name`` replaced by ``macro``; its output folder."""
+    source = (ROOT / "templates/partials" / partial).read_text(encoding="utf-8")
+    start = source.index("{% macro " + name + "(")
+    end = source.index("{% endmacro %}", start) + len("{% endmacro %}")
+    event = make_event(tmp_path / "ev", {
+        "g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes(),
+        "event.yaml": "theme_dir: theme\n",
+        f"theme/partials/{partial}": source[:start] + macro + source[end:]})
+    assert not build(BuildOptions(event, tmp_path / "o", jobs=1)).errors
+    return tmp_path / "o"
+
+
 def test_a_theme_turn_item_that_shows_more_of_the_row_is_rendered_per_item(tmp_path) -> None:
     """turn_item is planned with holes for the row's number, word and score only; a
     theme's item that shows the player is rendered for every item instead."""
-    fragments = (ROOT / "templates/partials/fragments.html").read_text(encoding="utf-8")
-    start = fragments.index("{% macro turn_item(")
-    end = fragments.index("{% endmacro %}", start) + len("{% endmacro %}")
-    themed = fragments[:start] + ('{% macro turn_item(r, current) %}<li>{{ r.number }} '
-                                  '{{ r.player }}</li>{% endmacro %}') + fragments[end:]
-    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
-    event = make_event(tmp_path / "ev", {
-        "g.gcg": record, "event.yaml": "theme_dir: theme\n",
-        "theme/partials/fragments.html": themed})
-    assert not build(BuildOptions(event, tmp_path / "o", jobs=1)).errors
-    page = (tmp_path / "o/g/2.html").read_text(encoding="utf-8")
+    out = _built_with_theme_macro(tmp_path, "fragments.html", "turn_item",
+                                  '{% macro turn_item(r, current) %}<li>{{ r.number }} '
+                                  '{{ r.player }}</li>{% endmacro %}')
+    page = (out / "g/2.html").read_text(encoding="utf-8")
     items = re.findall(r"<li>(\d+) ([^<]*)</li>", page.split('class="turn-list"')[1])
     assert items[:2] == [("1", "andy"), ("2", "cesar")]
 
@@ -210,19 +217,12 @@ def test_a_theme_score_table_that_shows_more_of_a_player_is_called_per_page(tmp_
     """score_table is planned per shape with holes for each player's name, score, spread
     and rack; a theme's table that also shows the nickname and the raw spread is called
     for every page instead, and gets the players as they are."""
-    parts = (ROOT / "templates/partials/turn_parts.html").read_text(encoding="utf-8")
-    start = parts.index("{% macro score_table(")
-    end = parts.index("{% endmacro %}", start) + len("{% endmacro %}")
-    themed = parts[:start] + (
+    out = _built_with_theme_macro(
+        tmp_path, "turn_parts.html", "score_table",
         '{% macro score_table(players, game_over) %}{% for p in players %}<p class="sc">'
         '{{ p.nick }} {{ p.score }} {{ "%+d"|format(p.spread) }} {{ p.rack or "?" }}</p>'
-        '{% endfor %}{% endmacro %}') + parts[end:]
-    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
-    event = make_event(tmp_path / "ev", {
-        "g.gcg": record, "event.yaml": "theme_dir: theme\n",
-        "theme/partials/turn_parts.html": themed})
-    assert not build(BuildOptions(event, tmp_path / "o", jobs=1)).errors
-    rows = re.findall(r'<p class="sc">([^<]*)</p>', (tmp_path / "o/g/3.html").read_text())
+        '{% endfor %}{% endmacro %}')
+    rows = re.findall(r'<p class="sc">([^<]*)</p>', (out / "g/3.html").read_text())
     assert [row.split()[:3] for row in rows] == [["andy", "40", "+24"], ["cesar", "16", "-24"]]
 
 
