@@ -18,11 +18,15 @@ from pgm.cgp import write_rack
 from pgm.crossword_model import Position, Turn
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.gcg import Event, GcgRecord
+from pgm.gcg_pragmas import frozen_maker
 from pgm.scoring import Cells, PlacedTile
 from pgm.tiles import RACK_LABELS, UNKNOWN, Distribution
 
 Rack = tuple[str, ...] | None
 Racks = tuple[Rack, ...]
+
+_make_position = frozen_maker(Position)
+_make_turn = frozen_maker(Turn)
 
 
 class State(NamedTuple):
@@ -38,8 +42,8 @@ class State(NamedTuple):
     last_move: str = ""
 
     def position(self, racks: Racks) -> Position:
-        return Position(self.cells, self.scores, self.to_move, self.scoreless_turns, self.bag,
-                        self.rack_sizes, self.game_over, racks, self.last_move)
+        return _make_position(self.cells, self.scores, self.to_move, self.scoreless_turns,
+                              self.bag, self.rack_sizes, self.game_over, racks, self.last_move)
 
 
 class Step(NamedTuple):
@@ -57,9 +61,9 @@ class Step(NamedTuple):
     withdrawn: bool = False
 
     def turn(self, racks: Racks) -> Turn:
-        return Turn(self.number, self.event, self.player, self.state.position(racks),
-                    self.placed, self.removed, self.words, self.computed_score, self.rack,
-                    self.withdrawn)
+        return _make_turn(self.number, self.event, self.player, self.state.position(racks),
+                          self.placed, self.removed, self.words, self.computed_score,
+                          self.rack, self.withdrawn)
 
 
 class TileTally:

@@ -10,11 +10,39 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from dataclasses import dataclass, field, fields
+from typing import Any, NamedTuple, TypeVar
 
 from pgm.diagnostics import DiagnosticSink
 from pgm.gcg_model import Event, EventKind, Note, Player
+
+_T = TypeVar("_T")
+
+
+def frozen_maker(cls: type[_T]) -> Callable[..., _T]:
+    """A constructor of the frozen dataclass ``cls`` taking every field in order, for
+    the values a game makes one of per event (``Event``, ``Position``, ``Turn``).
+
+    It fills the new value's ``__dict__`` at once, where the generated ``__init__`` sets
+    each field through ``object.__setattr__`` (to get past the frozen guard): half the
+    cost, about 1 µs an event for each kind. The value is the same, field for field and
+    in the same order. A class that the shortcut would not build the same (with a
+    ``__post_init__``, ``__slots__`` or a field left out of ``__init__``) keeps its own
+    constructor.
+    """
+    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    if (hasattr(cls, "__post_init__") or "__slots__" in cls.__dict__
+            or not all(f.init for f in fields(cls))):  # type: ignore[arg-type]
+        return cls
+    new = object.__new__
+
+    def make(*values: Any) -> _T:
+        made = new(cls)
+        made.__dict__.update(zip(names, values, strict=True))
+        return made
+
+    return make
+
 
 _PRAGMA = re.compile(r"^#(\S*)\s*(.*)$", re.DOTALL)
 _PLAYER_PRAGMA = re.compile(r"^player(\d+)$")
@@ -35,6 +63,9 @@ class EventFields(NamedTuple):
     extra: str = ""
 
 
+_make_event = frozen_maker(Event)
+
+
 @dataclass(slots=True)
 class OpenEvent:
     """An event line read, with the notes and ``#rackN`` lines that follow it so far."""
@@ -48,9 +79,9 @@ class OpenEvent:
 
     def event(self) -> Event:
         f = self.fields
-        return Event(self.line, f.kind, self.nick, f.rack, f.score, f.cumulative, f.position,
-                     f.word, f.tiles, f.exchange_count, f.extra, tuple(self.notes),
-                     tuple(self.racks_after), self.text)
+        return _make_event(self.line, f.kind, self.nick, f.rack, f.score, f.cumulative,
+                           f.position, f.word, f.tiles, f.exchange_count, f.extra,
+                           tuple(self.notes), tuple(self.racks_after), self.text)
 
 
 @dataclass
