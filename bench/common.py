@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,11 +25,85 @@ def real_records() -> list[bytes]:
     return records
 
 
+_SYMMETRIES = list(itertools.product((False, True), repeat=3))
+"""(transpose, flip the rows, flip the columns): the 8 ways to turn the board onto
+itself. The premium squares of every built-in board are the same under each, so a game
+replayed on a turned board scores the same."""
+
+
+def board_variants(record: bytes) -> list[bytes]:
+    """The record as played on each turn of the board that replays with the same scores
+    and no diagnostics (at least the record itself). Real events have no two games alike,
+    and pgm keeps board rows and squares from game to game: copies of a few dozen
+    records would share their rows and make the build look faster than it is."""
+    from pgm.crossword import replay
+    from pgm.gcg import parse_gcg
+
+    game = replay(parse_gcg(record, "variant.gcg"))
+    variants = [record]
+    if not record.isascii():
+        return variants
+    for symmetry in _SYMMETRIES[1:]:
+        variant = _turned(record, game, symmetry)
+        if variant is None:
+            continue
+        turned = replay(parse_gcg(variant, "variant.gcg"))
+        if not turned.diagnostics and turned.final.scores == game.final.scores and \
+                len(turned.turns) == len(game.turns):
+            variants.append(variant)
+    return variants
+
+
+def _turned(record: bytes, game, symmetry: tuple[bool, bool, bool]) -> bytes | None:
+    lines = record.decode("ascii").split("\n")
+    size = game.rules.layout.size
+    for turn in game.turns:
+        event = turn.event
+        if not event.position:
+            continue
+        moved = _turned_play(event.position, event.word, game.rules.codec, size, symmetry)
+        if moved is None:
+            return None
+        line = lines[event.line - 1]
+        pattern = rf"(\s){re.escape(event.position)}(\s+){re.escape(event.word)}(\s)"
+        new, count = re.subn(pattern, rf"\g<1>{moved[0]}\g<2>{moved[1]}\g<3>", line, count=1)
+        if not count:
+            return None
+        lines[event.line - 1] = new
+    return "\n".join(lines).encode("ascii")
+
+
+def _turned_play(position: str, word: str, codec, size: int,
+                 symmetry: tuple[bool, bool, bool]) -> tuple[str, str] | None:
+    """The position and word of a play on the turned board."""
+    found = re.fullmatch(r"(\d+)([A-Za-z])|([A-Za-z])(\d+)", position)
+    if not found:
+        return None
+    across = found.group(1) is not None
+    row = int(found.group(1) or found.group(4)) - 1
+    col = ord((found.group(2) or found.group(3)).upper()) - ord("A")
+    tiles = codec.split(word, allow=".")
+    transpose, flip_rows, flip_cols = symmetry
+    squares = []
+    for step in range(len(tiles)):
+        r, c = (row, col + step) if across else (row + step, col)
+        if transpose:
+            r, c = c, r
+        squares.append((size - 1 - r if flip_rows else r, size - 1 - c if flip_cols else c))
+    across = across != transpose
+    if squares[-1] < squares[0]:
+        squares, tiles = squares[::-1], tiles[::-1]
+    r, c = squares[0]
+    column = chr(ord("A") + c)
+    return (f"{r + 1}{column}" if across else f"{column}{r + 1}"), codec.write(tiles)
+
+
 def generate_event(folder: Path, games: int, seed: int = 7) -> list[Path]:
-    """``games`` copies of real records in divisions and rounds, each made distinct by a
-    closing note (so no two games share a fingerprint)."""
+    """``games`` real records in divisions and rounds, each played on one of the turns
+    of the board (``board_variants``) and made distinct by a closing note (so no two
+    games share a fingerprint)."""
     rng = random.Random(seed)
-    records = real_records()
+    records = [variant for record in real_records() for variant in board_variants(record)]
     paths = []
     for number in range(games):
         division = f"division-{'ABCD'[number % 4]}"
