@@ -194,29 +194,42 @@ class BoardRenderer:
             for each in self._shapes.values():
                 each.rows.clear()
             self._row_size = 0
+        html = shape.rows[key] = self.row_html(shape, r, self.squares(shape, r, raw, fresh))
+        self._row_size += len(html)
+        return html
+
+    def squares(self, shape: _Shape, r: int, raw: tuple[str, ...], fresh: tuple[int, ...]
+                ) -> list[str]:
+        """The markup of each square of display row ``r`` holding ``raw``, the columns
+        ``fresh`` highlighted."""
         start = r * shape.layout.size
         as_is, just_played = shape.squares
         parts = []
         for c, label in enumerate(raw):
             new = c in fresh
-            known = (just_played if new else as_is)[start + c]
-            html = known.get(label)
-            if html is None:
-                html = known[label] = str(self._square_macro(_square(shape, r, c, label, new)))
-            parts.append(html)
-        html = shape.rows[key] = self._row_html(shape, r, Markup("".join(parts)))
-        self._row_size += len(html)
+            html = (just_played if new else as_is)[start + c].get(label)
+            parts.append(html if html is not None else self.square(shape, r, c, label, new))
+        return parts
+
+    def square(self, shape: _Shape, r: int, c: int, label: str, new: bool) -> str:
+        """The markup of the square at display (r, c) holding ``label`` (empty: "")."""
+        known = shape.squares[new][r * shape.layout.size + c]
+        html = known.get(label)
+        if html is None:
+            html = known[label] = str(self._square_macro(_square(shape, r, c, label, new)))
         return html
 
-    def _row_html(self, shape: _Shape, r: int, squares: Markup) -> Markup:
+    def row_html(self, shape: _Shape, r: int, squares: list[str]) -> Markup:
+        """Display row ``r`` around the markup of its ``squares``."""
         header = shape.orientation.row_header(r)
         if r not in shape.row_plans:
             shape.row_plans[r] = PagePlan.of(
                 lambda markers: self._row_macro(header, **markers), ["squares"])
         plan = shape.row_plans[r]
+        html = markup("".join(squares))
         if plan is None:  # a theme's row macro does more with its squares than print them
-            return Markup(self._row_macro(header, squares))
-        return markup(plan.fill({"squares": squares}))
+            return Markup(self._row_macro(header, html))
+        return markup(plan.fill({"squares": html}))
 
 
 def _square(shape: _Shape, r: int, c: int, label: str, new: bool) -> Square:
@@ -241,38 +254,61 @@ class TurnBoards:
     """The board rows of one game's turn pages, in turn order.
 
     A turn changes the board only on the squares it placed or took back (a withdrawn
-    phoney), so each page redoes just those rows and the rows whose highlight the
-    previous turn left, and keeps the others from the page before. Asked out of order,
-    it renders every row.
+    phoney), so each page redoes just those squares and the ones the previous turn
+    highlighted, keeps the others' markup from the page before, and joins the rows they
+    lie in again. Asked out of order, it renders every row.
     """
 
     def __init__(self, renderer: BoardRenderer, layout: Layout, dist: Distribution,
                  orientation: Orientation) -> None:
         self._renderer = renderer
-        self._layout = layout
+        self._size = layout.size
         self._shape = renderer.shape(layout, dist, orientation)
         self._orientation = orientation
         self._rows: list[Markup] = []
-        self._highlighted: tuple[int, ...] = ()
+        self._squares: list[list[str]] = []
+        """The markup of each square of the rows, by display row and column."""
+        self._highlighted: list[tuple[int, int]] = []
         self._last = -2
         self._head = renderer.head(layout.size, orientation)
 
     def board(self, index: int, turn: Turn) -> dict[str, Any]:
         """The values ``partials/board.html`` prints for ``turn``, the ``index``-th."""
-        cells, orientation = turn.position.cells, self._orientation
-        new = [(t.row, t.col) for t in turn.placed]
-        fresh = _fresh_by_row(new, orientation)
+        cell = self._orientation.cell
+        fresh = [cell(t.row, t.col) for t in turn.placed]  # the transpose is its own inverse
         if index == self._last + 1 and self._rows:
-            # the rows played on are the highlighted ones, so only take-backs add rows
-            redo = set(fresh).union(self._highlighted, (orientation.cell(t.row, t.col)[0]
-                                                        for t in turn.removed))
+            self._redo(turn.position.cells, fresh, self._highlighted +
+                       [cell(t.row, t.col) for t in turn.removed])
         else:
-            redo = set(range(self._layout.size))
-            self._rows = [Markup()] * self._layout.size
-        for r in redo:
-            self._rows[r] = self._renderer.row(self._shape, cells, r, fresh.get(r, ()))
-        self._highlighted, self._last = tuple(fresh), index
-        return self._renderer.frame(self._layout.size, self._head, self._rows)
+            self._render_all(turn.position.cells, [(t.row, t.col) for t in turn.placed])
+        self._highlighted, self._last = fresh, index
+        return self._renderer.frame(self._size, self._head, self._rows)
+
+    def _redo(self, cells: tuple[str, ...], fresh: list[tuple[int, int]],
+              others: list[tuple[int, int]]) -> None:
+        """Redo the ``fresh`` squares (highlighted) and the ``others`` (not, unless also
+        fresh), and the rows they lie in."""
+        renderer, shape, size = self._renderer, self._shape, self._size
+        cell = self._orientation.cell
+        rows = set()
+        for squares, new in ((others, False), (fresh, True)):
+            for r, c in squares:
+                row, col = cell(r, c)
+                self._squares[r][c] = renderer.square(shape, r, c, cells[row * size + col], new)
+                rows.add(r)
+        for r in rows:
+            self._rows[r] = renderer.row_html(shape, r, self._squares[r])
+
+    def _render_all(self, cells: tuple[str, ...], placed: list[tuple[int, int]]) -> None:
+        """Every row and square, ``placed`` (board squares) highlighted."""
+        by_row = _fresh_by_row(placed, self._orientation)
+        renderer, shape, size = self._renderer, self._shape, self._size
+        lettered = self._orientation.lettered_rows
+        self._rows, self._squares = [], []
+        for r in range(size):
+            raw = cells[r::size] if lettered else cells[r * size:(r + 1) * size]
+            self._squares.append(renderer.squares(shape, r, raw, by_row.get(r, ())))
+            self._rows.append(renderer.row(shape, cells, r, by_row.get(r, ())))
 
 
 # ---------------------------------------------------------------------------------------
