@@ -82,6 +82,8 @@ def split_lines(text: str) -> list[str]:
 # Event lines
 
 _EVENT_HEAD = re.compile(r"^>(.*?):(?:\s+|$)(.*)$")
+_PLAY = EventKind.PLAY
+"""Held in a name: naming an enum member is slow on Python 3.11, and most lines are plays."""
 _MARKERS = (("(challenge)", EventKind.CHALLENGE_BONUS), ("(time)", EventKind.TIME_PENALTY))
 
 
@@ -123,28 +125,28 @@ def _parenthesised_event(tokens: list[str]) -> EventFields | None:
             at = tokens.index(marker)
             if at > 1:
                 raise _EventSyntaxError(f"expected at most a rack before {marker}")
-            return _tail(kind, tokens[:at], tokens[at + 1:])
+            return _tail(kind, tokens[0] if at else "", tokens[at + 1:])
     if _parenthesised(tokens[0]):
-        return _tail(EventKind.END_RACK_POINTS, [], tokens[1:], tiles=tokens[0][1:-1])
+        return _tail(EventKind.END_RACK_POINTS, "", tokens[1:], tiles=tokens[0][1:-1])
     if len(tokens) > 1 and _parenthesised(tokens[1]):
-        return _tail(EventKind.END_RACK_PENALTY, tokens[:1], tokens[2:], tiles=tokens[1][1:-1])
+        return _tail(EventKind.END_RACK_PENALTY, tokens[0], tokens[2:], tiles=tokens[1][1:-1])
     return None
 
 
 def _turn_fields(tokens: list[str]) -> EventFields:
     """A play, a pass, an exchange or a withdrawal."""
-    rack, tokens = _split_rack(tokens)
-    move = tokens[0] if tokens else ""
+    rack, at = _split_rack(tokens)
+    move = tokens[at] if at < len(tokens) else ""
     if move.startswith("-"):
-        return _dash_move(move, rack, tokens[1:])
-    if len(tokens) < 2:
+        return _dash_move(move, rack, tokens[at + 1:])
+    if len(tokens) < at + 2:
         raise _EventSyntaxError(
             "expected a coordinate and a word (play), '-' (pass), '-TILES' (exchange), "
             "'--' (withdrawal), '(challenge)', '(time)' or '(TILES)'")
-    return _tail(EventKind.PLAY, rack, tokens[2:], position=tokens[0], word=tokens[1])
+    return _tail(_PLAY, rack, tokens[at + 2:], move, tokens[at + 1])
 
 
-def _dash_move(move: str, rack: list[str], rest: list[str]) -> EventFields:
+def _dash_move(move: str, rack: str, rest: list[str]) -> EventFields:
     """``--`` (withdrawal), ``-`` (pass), ``-TILES`` or ``-N`` (exchange)."""
     if move == "--":
         return _tail(EventKind.WITHDRAWAL, rack, rest)
@@ -160,28 +162,29 @@ def _parenthesised(token: str) -> bool:
     return len(token) >= 2 and token[0] == "(" and token[-1] == ")"
 
 
-def _split_rack(tokens: list[str]) -> tuple[list[str], list[str]]:
-    """The rack field is optional: a line may start with the move itself."""
+def _split_rack(tokens: list[str]) -> tuple[str, int]:
+    """The rack field is optional: a line may start with the move itself. The rack
+    (``""`` when there is none) and where the move is among ``tokens``."""
     first = tokens[0]
     if first.startswith("-"):
-        return [], tokens
+        return "", 0
     looks_like_play = (len(tokens) >= 4 and _is_score(tokens[2])
                        and any(map(str.isdigit, first)))
     if looks_like_play:
-        return [], tokens
-    return tokens[:1], tokens[1:]
+        return "", 0
+    return first, 1
 
 
-def _tail(kind: EventKind, rack: list[str], rest: list[str], *, position: str = "",
-          word: str = "", tiles: str = "", exchange_count: int | None = None) -> EventFields:
+def _tail(kind: EventKind, rack: str, rest: list[str], position: str = "", word: str = "",
+          *, tiles: str = "", exchange_count: int | None = None) -> EventFields:
     """Read the score and cumulative that end every event; keep what follows them."""
     if len(rest) < 2:
-        if kind is EventKind.PLAY:
+        if kind is _PLAY:
             raise _EventSyntaxError("a play needs a rack, a coordinate, a word, a score and a "
                                     "total, e.g. '>Ann: AEINRST 8D RETAINS +66 66'")
         raise _EventSyntaxError(
             f"{kind.value.replace('_', ' ')} needs a score and a cumulative total at the end")
-    return EventFields(kind, rack[0] if rack else "", _score(rest[0], "a score"),
+    return EventFields(kind, rack, _score(rest[0], "a score"),
                        _score(rest[1], "a cumulative total"), position, word, tiles,
                        exchange_count, " ".join(rest[2:]))
 
@@ -235,7 +238,7 @@ class _Reader(PragmaReader):
             self.sink.error(number, "event line must start with '>nickname:' followed by a space")
             self._stop_at(number)
             return
-        nick, rest = head.group(1), head.group(2)
+        nick, rest = head.groups()
         try:
             fields = _parse_event_fields(rest)
         except _EventSyntaxError as exc:
