@@ -130,7 +130,9 @@ class _Shape:
             [{} for _ in range(squares)], [{} for _ in range(squares)])
         """Square markup by display square and label: as it stands, and just played.
         Bounded by the tile set, so never trimmed."""
-        self.row_plans: dict[int, PagePlan | None] = {}
+        self.row_frames: dict[int, tuple[str, str] | None] = {}
+        """The markup before and after the squares of each display row (None: the row
+        macro is called for every row)."""
 
 
 class BoardRenderer:
@@ -221,15 +223,20 @@ class BoardRenderer:
 
     def row_html(self, shape: _Shape, r: int, squares: list[str]) -> Markup:
         """Display row ``r`` around the markup of its ``squares``."""
+        if r not in shape.row_frames:
+            shape.row_frames[r] = self._row_frame(shape, r)
+        frame = shape.row_frames[r]
+        if frame is None:
+            return Markup(self._row_macro(shape.orientation.row_header(r),
+                                          markup("".join(squares))))
+        return markup("".join([frame[0], *squares, frame[1]]))
+
+    def _row_frame(self, shape: _Shape, r: int) -> tuple[str, str] | None:
+        """What the row macro puts before and after the squares of row ``r``, planned
+        (pgm.page_plan); None when it does more with them than print them once."""
         header = shape.orientation.row_header(r)
-        if r not in shape.row_plans:
-            shape.row_plans[r] = PagePlan.of(
-                lambda markers: self._row_macro(header, **markers), ["squares"])
-        plan = shape.row_plans[r]
-        html = markup("".join(squares))
-        if plan is None:  # a theme's row macro does more with its squares than print them
-            return Markup(self._row_macro(header, html))
-        return markup(plan.fill({"squares": html}))
+        plan = PagePlan.of(lambda markers: self._row_macro(header, **markers), ["squares"])
+        return plan.around() if plan else None
 
 
 def _square(shape: _Shape, r: int, c: int, label: str, new: bool) -> Square:

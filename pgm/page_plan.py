@@ -163,6 +163,11 @@ class PagePlan:
                 return None
         return plan
 
+    def around(self) -> tuple[str, str] | None:
+        """The fixed text before and after the plan's one hole, printed once (filling it
+        is then a concatenation); None for any other plan."""
+        return (self._fixed[0], self._fixed[1]) if len(self._names) == 1 else None
+
     def fill(self, values: Mapping[str, Any]) -> str:
         """The page: the fixed pieces with each value printed between them, interleaved
         by slice assignment so that a page costs one pass over its values."""
