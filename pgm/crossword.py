@@ -140,6 +140,8 @@ class _Replay:
         for seat, player in enumerate(self.record.players):
             self.seats.setdefault(player.nick, []).append(seat)
         self.late = LateTurns(self.sink)
+        self.plain_rack = self.rules.codec.plain_symbols[_RACK_SYMBOLS]
+        """The characters of a rack that are a tile each (most racks have no others)."""
 
     def start(self) -> State:
         n = self.players
@@ -239,6 +241,8 @@ class _Replay:
         if not event.rack or event.rack.upper() == "UNKNOWN":
             return None
         text = event.rack.replace(".", BLANK)
+        if text.isascii() and self.plain_rack.issuperset(text):
+            return tuple(text.upper())  # what the split below gives, without the call
         try:
             labels = self.rules.codec.split(text, allow=_RACK_SYMBOLS)
         except TileError as exc:
@@ -381,9 +385,11 @@ class _Replay:
 
     def _challenge_bonus(self, move: _Move) -> Step:
         event = move.event
-        last_turns = [t for t in self.steps if t.event.kind is not EventKind.CHALLENGE_BONUS]
-        if not last_turns or last_turns[-1].event.kind is not EventKind.PLAY \
-                or last_turns[-1].player != move.player:
+        # The last event before the bonuses, found from the end (a game of many bonuses
+        # would otherwise copy its steps at each one).
+        last = next((t for t in reversed(self.steps)
+                     if t.event.kind is not EventKind.CHALLENGE_BONUS), None)
+        if last is None or last.event.kind is not EventKind.PLAY or last.player != move.player:
             self.sink.warning(event.line, f"challenge bonus for {event.nick}, whose last event "
                                           "is not a play that could be challenged")
         if event.score < 0:

@@ -202,10 +202,20 @@ class TileCodec:
                       if t not in self.distribution.bracket_only)
         return sorted(labels, key=len, reverse=True)
 
+    @cached_property
+    def plain_symbols(self) -> Memo[frozenset[str]]:
+        """By ``allow``: the characters that a :meth:`plain` string is made of (none in a
+        set that writes a multi-letter tile without brackets). Fixed for a game, so a
+        replay checks its racks against it without a call per rack."""
+        accepted = self.distribution.accepted  # not ``self``: no cycle to collect
+        if self._greedy:
+            return Memo(lambda allow: frozenset())
+        return Memo(accepted.__getitem__)
+
     def split(self, text: str, *, allow: str = "") -> list[str]:
         """Split ``text`` into tile labels, keeping case; ``allow`` lists extra one-char
         symbols accepted as tiles (``.`` for played-through, ``?`` and ``_`` on racks)."""
-        if not self._greedy and self.distribution.accepted[allow].issuperset(text):
+        if self.plain_symbols[allow].issuperset(text):
             return list(text)  # plain (see below), as most are
         if "|" in text:
             parts = [p for p in text.split("|") if p]
