@@ -27,7 +27,7 @@ from pgm.crossword_model import (
 from pgm.diagnostics import Diagnostic
 from pgm.fragments import memo
 from pgm.gcg import Event, EventKind
-from pgm.page_plan import PagePlan
+from pgm.page_plan import Holes, PagePlan
 from pgm.render import markup
 from pgm.scoring import square_name
 from pgm.tiles import BLANK, UNKNOWN, Distribution, is_blank, rack_label
@@ -116,6 +116,10 @@ _RowKey = tuple[int, tuple[str, ...], tuple[int, ...]]
 """A board row: its index, its squares' labels, the columns played on this turn."""
 
 
+_SQUARE_TESTED = ("css", "letter", "points")
+"""The fields of a ``Square`` that the ``square`` macro tests before it prints them."""
+
+
 class _Shape:
     """What is kept for one board shape (layout, tile set, orientation): its rows by
     contents, its squares by place, and each row's markup around its squares."""
@@ -144,6 +148,7 @@ class BoardRenderer:
     def __init__(self, env: jinja2.Environment, row_limit: int = 8_000_000) -> None:
         module = env.get_template("partials/fragments.html").module
         self._square_macro = module.square  # type: ignore[attr-defined]
+        self._square_plans: dict[tuple[bool, ...], PagePlan | None] = {}
         self._row_macro = module.row  # type: ignore[attr-defined]
         self._head = memo(env, "partials/fragments.html", "board_head")
         self._shapes: dict[tuple[str, str, bool], _Shape] = {}
@@ -218,8 +223,24 @@ class BoardRenderer:
         known = shape.squares[new][r * shape.layout.size + c]
         html = known.get(label)
         if html is None:
-            html = known[label] = str(self._square_macro(_square(shape, r, c, label, new)))
+            html = known[label] = self._square_html(_square(shape, r, c, label, new))
         return html
+
+    def _square_html(self, square: Square) -> str:
+        """The ``square`` macro's markup, from a plan per kind of square (which of its
+        class, letter and points it has): a worker meets some ten thousand squares."""
+        kind = (bool(square.css), bool(square.letter), bool(square.points))
+        if kind not in self._square_plans:
+            self._square_plans[kind] = self._square_plan(kind)
+        plan = self._square_plans[kind]
+        if plan is None:  # a theme's square macro does more with a square than print it
+            return str(self._square_macro(square))
+        return plan.fill(square.__dict__)
+
+    def _square_plan(self, kind: tuple[bool, ...]) -> PagePlan | None:
+        given = [name for name, present in zip(_SQUARE_TESTED, kind, strict=True) if present]
+        return PagePlan.of(lambda markers: self._square_macro(Holes(
+            {**dict.fromkeys(_SQUARE_TESTED, ""), **markers})), given + ["label"], truthy=given)
 
     def row_html(self, shape: _Shape, r: int, squares: list[str]) -> Markup:
         """Display row ``r`` around the markup of its ``squares``."""
