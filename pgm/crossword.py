@@ -21,7 +21,7 @@ from pgm.crossword_state import Rack, State, Step, TileTally, warn_of_racks_beyo
 from pgm.diagnostics import DiagnosticSink
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import RACK_SIZE, PlacementError, ScoredPlay, place_play
-from pgm.tiles import BLANK, RACK_LABELS, UNKNOWN, TileError
+from pgm.tiles import BLANK, UNKNOWN, TileError
 
 MAX_SCORELESS_TURNS = 6
 _RACK_SYMBOLS = BLANK + UNKNOWN
@@ -272,7 +272,7 @@ class _Replay:
                                         "(expected e.g. 8D across or D8 down)")
             raise _StopReplay
         scored = self._place(event, before, placement)
-        played = [RACK_LABELS[t.label] for t in scored.placed]
+        played = scored.played
         self._check_play(move, scored, played)
         self.tally.add(played)
         drawn = min(len(scored.placed), before.bag)
@@ -284,7 +284,7 @@ class _Replay:
         state = State(scored.cells, move.scores, to_move, 0, before.bag - drawn, tuple(sizes),
                       over, scored.notation)
         return Step(move.number, event, player, state, move.rack, scored.placed, (),
-                    scored.words, scored.score)
+                    scored.words, scored.score, False, played)
 
     def _place(self, event: Event, before: State, placement: Placement) -> ScoredPlay:
         rules = self.rules
@@ -367,7 +367,7 @@ class _Replay:
             return move.step(move.same_board())
         self.steps[-1] = phoney._replace(withdrawn=True)
         self.withdrawals.append(len(self.steps))
-        self.tally.remove([RACK_LABELS[t.label] for t in phoney.placed])
+        self.tally.remove(phoney.played)
         if event.score != -phoney.event.score:
             self.sink.warning(event.line, f"withdrawal takes back {event.score:+d}, but the "
                                           f"play scored {phoney.event.score:+d}")

@@ -306,8 +306,7 @@ class _Walk:
         self.current[player] = new
         self.moved = True
         board = self.board
-        for tile in step.placed:
-            label = RACK_LABELS[tile.label]
+        for label in step.played:
             board[label] = board.get(label, 0) + 1
 
     def _made_from_rack(self, index: int, step: Step, span: _Span,

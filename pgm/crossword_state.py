@@ -59,6 +59,8 @@ class Step(NamedTuple):
     words: tuple[str, ...] = ()
     computed_score: int | None = None
     withdrawn: bool = False
+    played: Sequence[str] = ()
+    """The rack labels of ``placed`` (``ScoredPlay.played``), for the racks' walk."""
 
     def turn(self, racks: Racks) -> Turn:
         return _make_turn(self.number, self.event, self.player, self.state.position(racks),
@@ -83,7 +85,7 @@ class TileTally:
         self.on_board = 0
         """How many tiles are on the board."""
 
-    def add(self, labels: list[str]) -> None:
+    def add(self, labels: Sequence[str]) -> None:
         """Count tiles put on the board, by rack label."""
         spare = self.spare
         for label in labels:
@@ -94,7 +96,7 @@ class TileTally:
                 self.short += 1
         self.on_board += len(labels)
 
-    def remove(self, labels: list[str]) -> None:
+    def remove(self, labels: Sequence[str]) -> None:
         """Count tiles taken back from the board, by rack label."""
         spare = self.spare
         for label in labels:

@@ -12,7 +12,7 @@ from functools import cache, partial
 from typing import NamedTuple
 
 from pgm.board import Layout, Placement, column_name
-from pgm.tiles import Distribution, Memo
+from pgm.tiles import RACK_LABELS, Distribution, Memo
 
 RACK_SIZE = 7
 
@@ -47,6 +47,9 @@ class ScoredPlay(NamedTuple):
     """The board after the play."""
     placed: tuple[PlacedTile, ...]
     """The new tiles, in the order they were written."""
+    played: list[str]
+    """Their labels on the rack (``?`` for a blank), which the replay counts: made here,
+    where each label is at hand."""
     words: tuple[str, ...]
     """Every word formed: the main word first, then the cross-words."""
     score: int
@@ -71,24 +74,27 @@ def place_play(cells: Cells, layout: Layout, dist: Distribution, placement: Plac
     slices replace (row, col) pairs.
     """
     step = 1 if placement.horizontal else layout.size
-    new, placed, squares, notation = _lay_tiles(cells, layout.size, placement, step, labels)
+    new, placed, played, squares, notation = _lay_tiles(cells, layout.size, placement, step,
+                                                        labels)
     words, score, touches, warnings = _score(new, layout, dist, step, squares, len(labels))
     bingo = len(placed) == RACK_SIZE
     if bingo:
         score += layout.bingo_bonus
-    return ScoredPlay(new, tuple(placed), tuple(words), score, bingo,
+    return ScoredPlay(new, tuple(placed), played, tuple(words), score, bingo,
                       f"{placement.coordinate()} {notation}", touches, tuple(warnings))
 
 
 def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels: list[str],
-               ) -> tuple[Cells, list[PlacedTile], list[int], str]:
-    """The board with the new tiles, the tiles, their squares and the ``lm`` notation."""
+               ) -> tuple[Cells, list[PlacedTile], list[str], list[int], str]:
+    """The board with the new tiles, the tiles, their rack labels, their squares and the
+    ``lm`` notation."""
     row, col = placement.row, placement.col
     on_board = 0 <= row < size and 0 <= col < size
     room = (size - (col if placement.horizontal else row)) if on_board else 0
     board = list(cells)
     tiles = _placed_tiles(size)
     placed: list[PlacedTile] = []
+    played: list[str] = []
     squares: list[int] = []
     notation: list[str] = []
     index = row * size + col
@@ -100,6 +106,7 @@ def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels:
         else:
             board[index] = label
             placed.append(tiles[index][label])
+            played.append(RACK_LABELS[label])
             squares.append(index)
             notation.append(label if len(label) == 1 else f"[{label}]")
         index += step
@@ -108,7 +115,7 @@ def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels:
                              f"({placement.coordinate()} is {len(labels)} tiles long)")
     if not placed:
         raise PlacementError("the play places no new tile")
-    return tuple(board), placed, squares, "".join(notation)
+    return tuple(board), placed, played, squares, "".join(notation)
 
 
 def _check_through(current: str, label: str, index: int, size: int) -> None:
