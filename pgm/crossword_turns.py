@@ -205,11 +205,15 @@ class TurnPages:
         plan = None
         for index, turn in enumerate(self._game.turns):
             values = self.values(index)
-            values.update(self._game_values)
             if index == 0:
-                plan = self._plan(template, values)
-            page = plan.fill(values) if plan else template.render(self._context, **values)
-            yield f"{turn.number}.html", page
+                plan = self._plan(template, {**values, **self._game_values})
+                # the game's own values printed once, not on every page
+                plan = plan.specialized(self._game_values) if plan else None
+            if plan is None:
+                values.update(self._game_values)
+                yield f"{turn.number}.html", template.render(self._context, **values)
+            else:
+                yield f"{turn.number}.html", plan.fill(values)
 
     def _plan(self, template: jinja2.Template, values: dict[str, Any]) -> PagePlan | None:
         """The plan of every game of the event that has this one's shape (live or not),

@@ -168,6 +168,18 @@ class PagePlan:
         is then a concatenation); None for any other plan."""
         return (self._fixed[0], self._fixed[1]) if len(self._names) == 1 else None
 
+    def specialized(self, values: Mapping[str, Any]) -> PagePlan:
+        """This plan with ``values`` printed into its fixed text: for values that stay
+        the same over many fills (a game's own, on each of its turn pages)."""
+        fixed, names = [self._fixed[0]], []
+        for name, piece in zip(self._names, self._fixed[1:], strict=True):
+            if name in values:  # joined: Markup + str would escape the piece
+                fixed[-1] = "".join((fixed[-1], _printed(values[name]), piece))
+            else:
+                names.append(name)
+                fixed.append(piece)
+        return PagePlan(fixed, names)
+
     def fill(self, values: Mapping[str, Any]) -> str:
         """The page: the fixed pieces with each value printed between them, interleaved
         by slice assignment so that a page costs one pass over its values."""
@@ -177,6 +189,10 @@ class PagePlan:
         pieces[1::2] = [value if isinstance(value, Markup) else printed(value)
                         for value in map(values.__getitem__, self._names)]
         return "".join(pieces)
+
+
+def _printed(value: Any) -> str:
+    return value if isinstance(value, Markup) else printed(value)
 
 
 def _rendered(render: Callable[..., str], values: dict[str, Any]) -> str | None:
