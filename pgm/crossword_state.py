@@ -18,15 +18,11 @@ from pgm.cgp import write_rack
 from pgm.crossword_model import Position, Turn
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.gcg import Event, GcgRecord
-from pgm.gcg_pragmas import frozen_maker
 from pgm.scoring import Cells, PlacedTile
 from pgm.tiles import RACK_LABELS, UNKNOWN, Distribution
 
 Rack = tuple[str, ...] | None
 Racks = tuple[Rack, ...]
-
-_make_position = frozen_maker(Position)
-_make_turn = frozen_maker(Turn)
 
 
 class State(NamedTuple):
@@ -42,8 +38,8 @@ class State(NamedTuple):
     last_move: str = ""
 
     def position(self, racks: Racks) -> Position:
-        return _make_position(self.cells, self.scores, self.to_move, self.scoreless_turns,
-                              self.bag, self.rack_sizes, self.game_over, racks, self.last_move)
+        return Position(self.cells, self.scores, self.to_move, self.scoreless_turns, self.bag,
+                        self.rack_sizes, self.game_over, racks, self.last_move)
 
 
 class Step(NamedTuple):
@@ -63,9 +59,9 @@ class Step(NamedTuple):
     """The rack labels of ``placed`` (``ScoredPlay.played``), for the racks' walk."""
 
     def turn(self, racks: Racks) -> Turn:
-        return _make_turn(self.number, self.event, self.player, self.state.position(racks),
-                          self.placed, self.removed, self.words, self.computed_score,
-                          self.rack, self.withdrawn)
+        return Turn(self.number, self.event, self.player, self.state.position(racks),
+                    self.placed, self.removed, self.words, self.computed_score, self.rack,
+                    self.withdrawn)
 
 
 class TileTally:
