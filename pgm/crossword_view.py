@@ -385,7 +385,10 @@ def describe(turn: Turn, game: CrosswordGame, word: str | None = None) -> str:
     name = game.record.players[turn.player].name
     kind = event.kind
     if kind is EventKind.PLAY:
-        direction = "down" if event.position[:1].isalpha() else "across"
+        # a coordinate starts with the row it runs along: a number, or on a board with
+        # lettered rows a letter
+        row_first = event.position[:1].isalpha() == (game.rules.orientation == "lettered-rows")
+        direction = "across" if row_first else "down"
         word = word_display(turn, game) if word is None else word
         text = (f"{name} played {word} at {event.position.upper()} "
                 f"{direction} for {_plural(event.score, 'point')}")

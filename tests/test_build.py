@@ -479,6 +479,21 @@ def test_lettered_rows_orientation_labels_rows_with_letters(tmp_path) -> None:
     assert names == expected
 
 
+def test_lettered_rows_moves_are_described_as_drawn(tmp_path) -> None:
+    """``H4`` on a board with lettered rows runs along row H: across, as the board shows
+    it; ``7F`` runs down column 7."""
+    record = CORPUS / "gcg-nonexact/scrabscrap__nu19_johannes-stefan.gcg"
+    event = make_event(tmp_path / "ev", {"g.gcg": record.read_bytes()})
+    run_build(str(event), "-o", str(tmp_path / "o"))
+    across = (tmp_path / "o/g/2.html").read_text()
+    assert "Stefan played MÜHST at H4 across for 32 points" in text_of(across)
+    assert set(tiles_on(across)) == {"H4", "H5", "H6", "H7", "H8"}
+    down = (tmp_path / "o/g/3.html").read_text()
+    assert "Johannes played NI(S)SIGER at 7F down for 62 points" in text_of(down)
+    new = set(tiles_on(down)) - set(tiles_on(across))
+    assert new == {"F7", "G7", "I7", "J7", "K7", "L7", "M7"}  # through the S on H7
+
+
 @pytest.mark.parametrize("spoiler_free", [False, True])
 def test_index_pages_are_the_same_whether_rows_are_kept_or_not(tmp_path, spoiler_free) -> None:
     """A first build makes the pages about the event without keeping rows; a watch
