@@ -1,7 +1,8 @@
 // pgm: follow a game in progress. Polls the game's game.json (or the event's live.json)
 // with conditional requests and:
 //  - moves a viewer who is on the latest turn to the new latest turn;
-//  - leaves a viewer who stepped back where they are, with a "N new moves" link;
+//  - leaves a viewer who stepped back where they are, with a "N moves ahead" link (the
+//    moves after theirs, made before or since they came);
 //  - sends a viewer whose turn was withdrawn (a correction) to the latest turn;
 //  - reloads the page when the site now holds a different version of it (a note, a
 //    corrected score, a renamed player, a new move in the turn list; on the event index
@@ -10,7 +11,7 @@
 //    The event index downloads itself to compare only when live.json's "index" (a
 //    digest of what it shows besides those) changed, not after every move;
 //  - shows when the data last changed (changing the live region only when that time or
-//    the number of new moves changes), and stops once the game is over.
+//    the number of moves ahead changes), and stops once the game is over.
 // pgm serve also tells the page after each rebuild (a "pgm:rebuilt" event): it looks at
 // once instead of at the next poll.
 (function () {
@@ -44,7 +45,7 @@
     if (element.textContent !== text) { element.textContent = text; }
   }
   function goTo(number) { window.location.replace(number > 0 ? number + ".html" : "index.html"); }
-  // The link is part of the status message ("3 new moves — go to live"): it is
+  // The link is part of the status message ("3 moves ahead — go to live"): it is
   // announced when the count changes, and left alone while it does not.
   function offerLatest(total) {
     if (!link || turn === 0) { return; }
@@ -53,7 +54,7 @@
     if (count > 0) {
       var href = total + ".html";
       if (link.getAttribute("href") !== href) { link.setAttribute("href", href); }
-      setText(link, count + (count === 1 ? " new move" : " new moves") + " — go to live");
+      setText(link, count + (count === 1 ? " move ahead" : " moves ahead") + " — go to live");
     }
   }
 

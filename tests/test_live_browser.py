@@ -1,7 +1,7 @@
 """Pages of a game in progress, in a real browser, while the annotator saves moves.
 
 A viewer on the latest turn follows the game; a viewer who stepped back stays, with a
-"new moves" link; when a move is taken back, a viewer on a turn that no longer exists
+"moves ahead" link; when a move is taken back, a viewer on a turn that no longer exists
 goes to the latest; the event index refreshes the game's row. A note, a corrected score
 or a new title shows on the open pages it changes, and pages it does not change are
 left alone.
@@ -73,12 +73,12 @@ def test_viewers_follow_a_game_in_progress(tmp_path) -> None:
         index.goto(url + "index.html")
         assert live.locator("#live-status time").inner_text() != ""
         # Turn 3 of 5: the viewer stepped back, so the way to the live turn is offered.
-        offers(back, "2 new moves")
+        offers(back, "2 moves ahead")
 
         save(7)
         live.wait_for_url(re.compile(r"board-1/7\.html$"), timeout=WAIT_MS)
         link = back.locator("#live-link")
-        offers(back, "4 new moves — go to live")
+        offers(back, "4 moves ahead — go to live")
         assert back.url.endswith("board-1/3.html")
         index.wait_for_function(
             "document.querySelector('tr[data-game] .turns').textContent.trim() === '7'",
@@ -86,7 +86,7 @@ def test_viewers_follow_a_game_in_progress(tmp_path) -> None:
 
         save(6)  # the annotator takes the last move back
         live.wait_for_url(re.compile(r"board-1/6\.html$"), timeout=WAIT_MS)
-        offers(back, "3 new moves")
+        offers(back, "3 moves ahead")
         assert back.url.endswith("board-1/3.html")
 
         link.click()
@@ -143,7 +143,7 @@ def test_open_pages_show_notes_corrections_and_titles(tmp_path) -> None:
         back.goto(url + "board-1/3.html")
         index.goto(url + "index.html")
         visits = {page: Visits(page) for page in (back, index)}
-        offers(back, "2 new moves")
+        offers(back, "2 moves ahead")
 
         # A note on the turn the viewer is on: that page shows it, and the pages it
         # does not change (an earlier turn, the index) are not reloaded for it.
@@ -162,13 +162,13 @@ def test_open_pages_show_notes_corrections_and_titles(tmp_path) -> None:
         assert live.locator(".notes").inner_text().endswith("keeps the J off the triple lane")
         shows(back, ".turn-list li:nth-child(5)", "+22")
         assert back.url.endswith("board-1/3.html")
-        offers(back, "2 new moves")
+        offers(back, "2 moves ahead")
 
         # A new move: the viewer on the latest turn goes to it, the other stays and
         # sees it in the turn list.
         save("board-1.gcg", prefix(6))
         live.wait_for_url(re.compile(r"board-1/6\.html$"), timeout=WAIT_MS)
-        offers(back, "3 new moves")
+        offers(back, "3 moves ahead")
         shows(back, ".turn-list", "6 TORI")
         assert back.url.endswith("board-1/3.html")
         shows(index, "tr[data-game] .turns", "6")
@@ -368,7 +368,7 @@ WATCH_LIVE_REGION = """() => { window.liveChanges = [];
 
 def test_the_live_region_changes_only_when_there_is_news(tmp_path) -> None:
     """Polls that bring nothing new leave #live-status (aria-live) untouched on the
-    latest turn, on an earlier turn (with its "N new moves" link) and on the event index;
+    latest turn, on an earlier turn (with its "N moves ahead" link) and on the event index;
     a new move changes it once, with the new count for the viewer who stepped back."""
     event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5),
                                          "event.yaml": "live_poll_seconds: 1\n"})
@@ -379,7 +379,7 @@ def test_the_live_region_changes_only_when_there_is_news(tmp_path) -> None:
         live.goto(server.url + "board-1/5.html")
         back.goto(server.url + "board-1/3.html")
         index.goto(server.url + "index.html")
-        offers(back, "2 new moves")
+        offers(back, "2 moves ahead")
         for page in (live, back, index):
             page.evaluate(WATCH_LIVE_REGION)
         text = {page: page.locator("#live-status").text_content() for page in (live, back)}
@@ -389,7 +389,7 @@ def test_the_live_region_changes_only_when_there_is_news(tmp_path) -> None:
         server.wait_for("/live.json", polls[1] + 3)
         for page in (live, back, index):
             assert page.evaluate("window.liveChanges") == [], page.url
-        assert text[back].endswith("2 new moves — go to live")
+        assert text[back].endswith("2 moves ahead — go to live")
         assert text[live] == live.locator("#live-status").text_content()
 
         # The earlier turn's list gains a move: the page reloads, shows the new count,
@@ -397,7 +397,7 @@ def test_the_live_region_changes_only_when_there_is_news(tmp_path) -> None:
         with back.expect_navigation(timeout=WAIT_MS):
             (event / "board-1.gcg").write_bytes(prefix(6))
             build(BuildOptions(event, out, keep_last_good=True, jobs=1))
-        offers(back, "3 new moves — go to live")
+        offers(back, "3 moves ahead — go to live")
         back.evaluate(WATCH_LIVE_REGION)
         polls = server.count("/board-1/game.json")
         server.wait_for("/board-1/game.json", polls + 6)
