@@ -91,8 +91,9 @@ class Distribution:
         """How many of each tile the set has, in the set's order. Read only."""
         return {label: info.count for label, info in self.tiles.items()}
 
-    @property
+    @cached_property
     def multi_letter_labels(self) -> tuple[str, ...]:
+        """Kept: every game's codecs ask it (one or two a game), of the same few sets."""
         return tuple(label for label in self.tiles if len(label) > 1)
 
 
