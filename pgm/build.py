@@ -13,12 +13,12 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pgm import __version__
-from pgm.changes import Plan, plan_games
+from pgm.changes import Change, Plan, plan_games
 from pgm.config import ConfigSet, load_configs
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import Source, make_sources, special_kind, tree_files, walk_records
@@ -122,8 +122,10 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     event, state, skipped = _read_event(options, out)
     site_print = _site_fingerprint(event.configs, event.theme_files)
     remove_leftovers(out)
+    replaced = None
     if state is not None and state.site_fingerprint != site_print:
-        state = None  # templates, configuration or pgm changed: render everything
+        # templates, configuration or pgm changed: render everything
+        replaced, state = state, None
     result = BuildResult(out, diagnostics=list(event.configs.diagnostics))
     result.diagnostics += [Diagnostic(path, 0, Severity.WARNING, message)
                            for path, _, message in (s.partition(": ") for s in skipped)]
@@ -131,7 +133,8 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
         if state is not None:
             _build_incremental(options, event, state, out, result, progress)
         else:
-            _build_full(options, event, site_print, out, result, progress)
+            _build_full(options, event, site_print, out, result, progress,
+                        replaced if options.keep_last_good else None)
     except Exception as exc:
         error = _build_error(exc)
         if error is None:
@@ -192,12 +195,14 @@ def _build_error(exc: Exception) -> BuildError | None:
 
 
 def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_place: bool,
-         result: BuildResult, progress: Callable[[int], Progress] | None
-         ) -> dict[str, GameState]:
-    """Render the planned games; returns the state of every game of the event."""
+         result: BuildResult, progress: Callable[[int], Progress] | None,
+         last_site: Path | None = None) -> dict[str, GameState]:
+    """Render the planned games; returns the state of every game of the event.
+    ``last_site``: the site a full build replaces (see ``GameTask.last_site``)."""
     states = dict(plan.kept)
     if plan.changes:
-        states.update(_render_games(plan, options, event, target, in_place, result, progress))
+        states.update(_render_games(plan, options, event, target, in_place, result, progress,
+                                    last_site))
     for slug in plan.order:
         game = states[slug]
         result.pages += game.pages
@@ -210,7 +215,8 @@ def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_plac
 
 def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path,
                   in_place: bool, result: BuildResult,
-                  progress: Callable[[int], Progress] | None) -> dict[str, GameState]:
+                  progress: Callable[[int], Progress] | None, last_site: Path | None
+                  ) -> dict[str, GameState]:
     """The changed games' new states. The worker machinery and the game kinds are
     imported here, so a build with nothing to render never loads them."""
     from pgm.workers import GameTask, default_jobs, run_tasks
@@ -218,7 +224,8 @@ def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path
     tick = progress(len(plan.changes)) if progress else None
     # The task list is not kept here: run_tasks holds what it needs.
     outcomes = run_tasks([GameTask(c.source, c.settings, c.fingerprint, target, in_place,
-                                   c.previous, options.keep_last_good) for c in plan.changes],
+                                   c.previous, options.keep_last_good, last_site)
+                          for c in plan.changes],
                          event.configs, tuple(event.theme_files), options.jobs or default_jobs(),
                          tick)
     states = {}
@@ -253,15 +260,21 @@ def _render_site(event: _Event, entries: list[GameEntry], keep: bool
 
 
 def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path,
-                result: BuildResult, progress: Callable[[int], Progress] | None) -> None:
+                result: BuildResult, progress: Callable[[int], Progress] | None,
+                replaced: BuildState | None = None) -> None:
+    """``replaced``: the state of the site in ``out`` when its games' last good pages are
+    to be kept (``keep_last_good``)."""
     from pgm.event_moves import NAME as MOVES_NAME
     from pgm.event_moves import write_event_moves
 
     stage = staging_folder(out)
     try:
         plan = plan_games(event.configs, event.sources, None)
+        if replaced is not None:
+            plan.changes = [replace(c, previous=_same_game(replaced, c)) for c in plan.changes]
         _copy_static(event.configs, stage, event.theme_files)
-        states = _run(plan, options, event, stage, False, result, progress)
+        states = _run(plan, options, event, stage, False, result, progress,
+                      out if replaced is not None else None)
         site = []
         for path, chunks in _render_site(event, _entries(plan, states), keep=False):
             with open(stage / path, "w", encoding="utf-8", newline="",
@@ -277,6 +290,13 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
     except BaseException:
         discard(stage)
         raise
+
+
+def _same_game(state: BuildState, change: Change) -> GameState | None:
+    """The state ``state`` has of the game at ``change``'s slug, if it was made from the
+    same record path (a new record that took a removed one's slug is another game)."""
+    old = state.games.get(change.source.slug)
+    return old if old is not None and old.entry.relative == change.source.relative else None
 
 
 # ---------------------------------------------------------------------------------------

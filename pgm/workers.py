@@ -48,6 +48,10 @@ class GameTask:
     """Write by atomic rename and remove files the game no longer has (incremental)."""
     previous: GameState | None = None
     keep_last_good: bool = False
+    last_site: Path | None = None
+    """The site a full build replaces: while the record does not replay cleanly
+    (``keep_last_good``), the game is rendered from that site's copy of the record, the
+    one its last good pages were made from."""
     parent: int | None = None
     """Process id of the build, when run in a worker process."""
 
@@ -121,21 +125,59 @@ def run_task(task: GameTask) -> GameOutcome:
     if task.parent is not None and os.getppid() != task.parent:
         os._exit(1)  # the build that started this worker is gone
     game = worker.load_game(task.source, task.settings, read_regular(task.source.path)[0])
-    entry = game.entry
     previous = task.previous
-    if task.keep_last_good and previous is not None and _broken_by_save(previous, entry):
-        kept = GameState(previous.fingerprint, replace(previous.entry,
-                                                       diagnostics=entry.diagnostics),
-                         previous.files, previous.clean)
-        return GameOutcome(kept, True, 0)
+    if task.keep_last_good and previous is not None and _broken_by_save(previous, game.entry):
+        kept = _keep_last_good(worker, task, previous, game.entry)
+        if kept is not None:
+            return kept
+    files, written = _render(worker, task, game)
+    entry = game.entry
+    return GameOutcome(GameState(task.fingerprint, entry, files, not entry.errors), False,
+                       written)
+
+
+def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState, now: GameEntry
+                    ) -> GameOutcome | None:
+    """The game's last good pages, while its record (``now``) does not replay: kept as
+    they are in place, or made again from the replaced site's copy of the record by a
+    full build (templates or configuration changed). The state keeps the record's
+    errors, for the build to report, and the last good pages' fingerprint, so that the
+    next build looks at the record again. None when there is no copy to make them from."""
+    if task.in_place:
+        kept = replace(previous.entry, diagnostics=now.diagnostics)
+        return GameOutcome(GameState(previous.fingerprint, kept, previous.files,
+                                     previous.clean), True, 0)
+    last_good = _last_good_game(worker, task, previous)
+    if last_good is None:
+        return None
+    files, written = _render(worker, task, last_good)
+    kept = replace(last_good.entry, diagnostics=now.diagnostics)
+    return GameOutcome(GameState(previous.fingerprint, kept, files, previous.clean), True,
+                       written)
+
+
+def _render(worker: _Worker, task: GameTask, game: LoadedGame) -> tuple[list[str], int]:
+    """Render and write ``game``; the names of its files inside its folder, and how many
+    were written."""
     files = render_game_files(worker.env, worker.configs, game)
     written = _write(task, files)
     paths = [path for path, _ in files]
-    if task.in_place and previous is not None:
-        remove_stale(task.target, previous.paths, set(paths))
-    names = [path[len(entry.slug) + 1:] for path in paths]
-    state = GameState(task.fingerprint, entry, names, not entry.errors)
-    return GameOutcome(state, False, written)
+    if task.in_place and task.previous is not None:
+        remove_stale(task.target, task.previous.paths, set(paths))
+    return [path[len(game.entry.slug) + 1:] for path in paths], written
+
+
+def _last_good_game(worker: _Worker, task: GameTask, previous: GameState) -> LoadedGame | None:
+    """The game as the site being replaced shows it, from its copy of the record (the
+    ``input.*`` file every game folder holds); None when there is none to read."""
+    if task.last_site is None:
+        return None
+    names = [name for name in previous.files if name.startswith("input.")]
+    try:
+        data = read_regular(task.last_site / previous.entry.slug / names[0])[0] if names else None
+    except OSError:
+        return None
+    return worker.load_game(task.source, task.settings, data) if data is not None else None
 
 
 def _broken_by_save(previous: GameState, entry: GameEntry) -> bool:

@@ -93,6 +93,33 @@ def test_half_written_record_keeps_the_last_good_pages_when_asked(tmp_path) -> N
     assert (out / slug / "game.json").read_bytes() == good
 
 
+def test_a_half_written_record_keeps_its_last_pages_through_a_configuration_change(
+        tmp_path) -> None:
+    """A changed event.yaml renders every game again, into a new site: the game whose
+    record is half-written right then is rendered from the copy of the record its last
+    good pages were made from, and follows the record again once it is whole."""
+    record = (CORPUS / "gcg" / GAMES[0]).read_bytes()
+    event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(record, 5)})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    good = {p.name: p.read_bytes() for p in (out / "g").iterdir()}
+    (event / "g.gcg").write_bytes(record_prefix(record, 5) + b">Andy: ABC")
+    (event / "event.yaml").write_text("title: Renamed\n")
+    result = build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    assert result.errors and result.broken_games == ["g.gcg"]
+    assert "<h1>Renamed</h1>" in (out / "index.html").read_text()
+    assert sorted(p.name for p in (out / "g").iterdir()) == sorted(good)
+    assert (out / "g/input.gcg").read_bytes() == good["input.gcg"]
+    shown = json.loads((out / "g/game.json").read_text())
+    assert (shown["live"], shown["turns"], shown["diagnostics"]) == (True, 5, [])
+    assert 'data-live="game.json"' in (out / "g/5.html").read_text()
+    listed = json.loads((out / "live.json").read_text())["games"][0]
+    assert (listed["live"], listed["turns"]) == (True, 5)
+    (event / "g.gcg").write_bytes(record_prefix(record, 6))
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    assert json.loads((out / "g/game.json").read_text())["turns"] == 6
+
+
 def test_no_temporary_files_are_left_behind(tmp_path) -> None:
     event, out = _event(tmp_path)
     build(BuildOptions(event, out))
