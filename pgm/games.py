@@ -129,9 +129,9 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
     if stopped is not None and not live:
         status = _stopped_status(stopped, score_line, None if fields["live"]
                                  else fields.get("status"))
-    elif scores and not live:
-        status = f"{score_line}, {_winner(players, scores)}"
-    elif scores:
+    elif score_line and not live:
+        status = f"{score_line}, {_winner(players, scores or ())}"
+    elif score_line:
         status = f"in progress: {score_line}"
     else:
         status = fields.get("status") or ("in progress" if live else "finished")

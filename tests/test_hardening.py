@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -334,3 +335,12 @@ def test_a_theme_template_linking_out_of_the_event_is_never_read(tmp_path) -> No
     assert "SECRET" not in (out / "404.html").read_text()
     assert "Page not found" in (out / "404.html").read_text()
     assert "Themed." in (out / "players.html").read_text()
+
+
+def test_a_record_with_no_players_is_listed_without_a_dangling_score_line(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"empty.gcg": b"", "named.gcg": b"#player1 A Ann\n"
+                                         b"#player2 B Bob\n"})
+    run_build(str(event), "-o", str(tmp_path / "o"))
+    index = (tmp_path / "o/index.html").read_text()
+    statuses = re.findall(r'<span class="status-text">([^<]*)</span>', index)
+    assert sorted(statuses) == ["in progress", "in progress: Ann 0 – Bob 0"]
