@@ -49,16 +49,37 @@ def decode(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
         if name.lower() not in _LATIN1_NAMES:
             sink.error(1, f"unsupported character encoding {name!r} "
                           "(expected UTF-8 or ISO-8859-1); reading the file as ISO-8859-1")
-        return data.decode("latin-1"), "iso-8859-1"
+        return _decode_latin1(data, sink), "iso-8859-1"
     if not data.isascii():
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            return data.decode("latin-1"), "iso-8859-1"
+            return _decode_latin1(data, sink), "iso-8859-1"
         sink.warning(1, "no '#character-encoding UTF-8' line, but the file is UTF-8: "
                         "read as UTF-8 (the GCG default is ISO-8859-1)")
         return text, "utf-8"
     return data.decode("latin-1"), "iso-8859-1"
+
+
+def _decode_latin1(data: bytes, sink: DiagnosticSink) -> str:
+    """ISO-8859-1, except bytes 0x80-0x9F: control characters there, which nobody
+    types, but Windows-1252's ’ “ ” – € and the like, which Windows editors write.
+    They are read as Windows-1252, with a warning on the first line that has one."""
+    first = _WINDOWS_ONLY.search(data)
+    if first is None:
+        return data.decode("latin-1")
+    line = data.count(b"\n", 0, first.start()) + 1
+    sink.warning(line, "bytes 0x80-0x9F are control characters in ISO-8859-1: read as "
+                       "Windows-1252 (’ “ ” – €); add '#character-encoding UTF-8' and "
+                       "save the file as UTF-8 to say so")
+    return data.decode("latin-1").translate(_WINDOWS_1252)
+
+
+_WINDOWS_ONLY = re.compile(rb"[\x80-\x9f]")
+_WINDOWS_1252 = {byte: bytes([byte]).decode("cp1252", errors="replace")
+                 for byte in range(0x80, 0xA0)}
+"""Windows-1252's characters for bytes 0x80-0x9F, by code point as Latin-1 reads them;
+the five bytes it leaves undefined become U+FFFD."""
 
 
 def _decode_utf8(data: bytes, sink: DiagnosticSink) -> str:

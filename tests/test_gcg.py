@@ -244,3 +244,17 @@ def test_a_rack_line_followed_by_more_events_is_warned_about_once() -> None:
                         "normally end the record of a game in progress"]
     closing = parse(BASIC + "#rack1 AB\n#rack2 CD\n")
     assert not [m for m in messages(closing) if "followed by more events" in m]
+
+
+def test_windows_1252_punctuation_is_read_as_written_with_a_warning() -> None:
+    """Bytes 0x80-0x9F are control characters in ISO-8859-1; Windows editors write
+    curly quotes, dashes and the euro sign there."""
+    data = (b"#player1 O\x92Brien Sean O\x92Brien\n#player2 B \x93Bobby\x94\n"
+            b">O\x92Brien: AEINRST 8D RETAINS +66 66\n#note It\x92s a \x96 great play \x81\n")
+    record = parse_gcg(data, "w.gcg")
+    assert record.players[0].name == "Sean O’Brien" and record.players[1].name == "“Bobby”"
+    assert record.events[0].notes[0].text == "It’s a – great play \ufffd"
+    assert [(d.line, d.severity.value) for d in record.diagnostics] == [(1, "warning")]
+    assert "Windows-1252" in record.diagnostics[0].message
+    plain = parse_gcg(b"#player1 Z Zo\xe9\n#player2 B Bo\n", "l.gcg")
+    assert plain.players[0].name == "Zoé" and not plain.diagnostics
