@@ -52,6 +52,14 @@ def check_file(path: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
     return reporter(data, display)
 
 
+def check_empty_folder(path: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """A folder given to check that holds no record: said, not passed over in silence."""
+    known = ", ".join(supported_extensions())
+    diag = Diagnostic(str(path), 0, Severity.ERROR,
+                      f"no records in this folder or below it (expected {known} files)")
+    return _empty_report(str(path), diag), [diag]
+
+
 def _empty_report(path: str, diag: Diagnostic) -> dict[str, Any]:
     return {
         "path": path,

@@ -32,12 +32,12 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
 
     Exit status 1 if any file has an error.
     """
-    from pgm.check import check_file
+    from pgm.check import check_empty_folder, check_file
 
     reports = []
     failed = False
-    for path in _expand(files):
-        report, diagnostics = check_file(path)
+    for path, folder in _expand(files):
+        report, diagnostics = check_file(path) if folder is None else check_empty_folder(folder)
         reports.append(report)
         failed |= any(d.severity is Severity.ERROR for d in diagnostics)
         if not as_json:
@@ -49,13 +49,15 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
     sys.exit(1 if failed else 0)
 
 
-def _expand(paths: tuple[Path, ...]) -> list[Path]:
-    """Folders stand for every record below them, found as ``pgm build`` finds them."""
+def _expand(paths: tuple[Path, ...]) -> list[tuple[Path, Path | None]]:
+    """Folders stand for every record below them, found as ``pgm build`` finds them:
+    (record, None) for each, and (folder, folder) for a folder that holds none."""
     from pgm.discover import find_records
 
-    expanded: list[Path] = []
+    expanded: list[tuple[Path, Path | None]] = []
     for path in paths:
-        expanded += find_records(path)[0] if path.is_dir() else [path]
+        found = find_records(path)[0] if path.is_dir() else [path]
+        expanded += [(record, None) for record in found] if found else [(path, path)]
     return expanded
 
 

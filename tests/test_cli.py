@@ -61,6 +61,17 @@ def test_check_json_with_several_files_and_a_missing_one(tmp_path) -> None:
     assert reports[1]["diagnostics"][0]["message"].startswith("cannot read file")
 
 
+def test_a_folder_without_records_is_an_error_not_silence(tmp_path) -> None:
+    folder = tmp_path / "round-1.gcg"  # a folder, named like a record
+    (folder / "notes").mkdir(parents=True)
+    result = run("check", str(folder))
+    assert result.exit_code == 1
+    assert result.output.startswith(f"{folder}: error: no records in this folder")
+    both = run("check", "--json", str(folder), str(CORPUS / "gcg/macondo__vs_andy.gcg"))
+    assert [r["path"] for r in json.loads(both.output)] == \
+        [str(folder), str(CORPUS / "gcg/macondo__vs_andy.gcg")]
+
+
 def test_unknown_extension_is_an_error(tmp_path) -> None:
     other = tmp_path / "notes.txt"
     other.write_text("hello")
