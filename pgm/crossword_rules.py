@@ -54,7 +54,8 @@ def choose_rules(record: GcgRecord, sink: DiagnosticSink, *, distribution: str |
     declared = _declared_tiles(record, sink, dist)
     game_type = record.pragmas.get("game-type", "")
     if game_type and game_type.lower() not in KNOWN_GAME_TYPES:
-        sink.warning(line, f"#game-type {game_type} is not supported; "
+        sink.warning(_line_of(record, "game-type", line),
+                     f"#game-type {game_type} is not supported; "
                            "the game is replayed as a classic crossword game")
     return Rules(dist, layout, lexicon_name, TileCodec(dist, declared),
                  record.pragmas.get("orientation", "numbered-rows"))
@@ -77,7 +78,13 @@ def _tile_pragma_line(record: GcgRecord, upper: str) -> int:
 
 
 def _pragma_line(record: GcgRecord) -> int:
+    """Where a problem with the record as a whole is reported: its first event."""
     return record.events[0].line if record.events else 1
+
+
+def _line_of(record: GcgRecord, keyword: str, default: int) -> int:
+    """The line of the ``#keyword`` pragma, for a problem with its value."""
+    return record.pragma_lines.get(keyword, default)
 
 
 def _layout(record: GcgRecord, sink: DiagnosticSink, line: int, default: str | None) -> Layout:
@@ -88,7 +95,8 @@ def _layout(record: GcgRecord, sink: DiagnosticSink, line: int, default: str | N
         layout = get_layout(name)
         if layout is not None:
             return layout
-        sink.warning(line, f"board {name!r} from {source} is unknown "
+        where = _line_of(record, "board-layout", line) if source == "#board-layout" else line
+        sink.warning(where, f"board {name!r} from {source} is unknown "
                            f"(known: {', '.join(LAYOUTS)})")
     return LAYOUTS["CrosswordGame"]
 
@@ -100,7 +108,8 @@ def _distribution(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: s
         try:
             return get_distribution(named)
         except KeyError:
-            sink.warning(line, f"#tile-distribution {named!r} is unknown "
+            sink.warning(_line_of(record, "tile-distribution", line),
+                         f"#tile-distribution {named!r} is unknown "
                                f"(known: {', '.join(distribution_names())})")
     from_lexicon = distribution_for_lexicon(lexicon) if lexicon else None
     if from_lexicon:
@@ -123,7 +132,8 @@ def _infer(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: str) -> 
         if _fits(record, dist):
             named = f"lexicon {lexicon!r} does not name a tile set" if lexicon else \
                 "no #lexicon or #tile-distribution"
-            sink.warning(line, f"{named}; the letters played fit the {name} set, "
+            sink.warning(_line_of(record, "lexicon", line),
+                         f"{named}; the letters played fit the {name} set, "
                                "which is used (set 'distribution' in event.yaml to choose)")
             return dist
     return english

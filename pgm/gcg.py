@@ -286,6 +286,7 @@ def parse_gcg(data: bytes, path: str) -> GcgRecord:
         players=players,
         events=events,
         pragmas=reader.pragmas,
+        pragma_lines=reader.pragma_lines,
         description="\n".join(reader.descriptions),
         game_notes=tuple(reader.game_notes),
         tile_declarations=tuple(reader.tiles),

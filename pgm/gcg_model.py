@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pgm.diagnostics import Diagnostic
 
@@ -85,6 +85,8 @@ class GcgRecord:
     events: tuple[Event, ...]
     pragmas: dict[str, str]
     """Single-valued pragmas by keyword (``title``, ``lexicon``, ``tile-distribution``, ...)."""
+    pragma_lines: dict[str, int] = field(default_factory=dict)
+    """The line of each of ``pragmas``, for problems with its value."""
     description: str = ""
     game_notes: tuple[Note, ...] = ()
     """Notes written before the first event."""

@@ -101,6 +101,7 @@ class PragmaReader:
     players: dict[int, Player] = field(default_factory=dict)
     events: list[OpenEvent] = field(default_factory=list)
     pragmas: dict[str, str] = field(default_factory=dict)
+    pragma_lines: dict[str, int] = field(default_factory=dict)
     descriptions: list[str] = field(default_factory=list)
     game_notes: list[Note] = field(default_factory=list)
     tiles: list[tuple[str, str]] = field(default_factory=list)
@@ -166,6 +167,7 @@ class PragmaReader:
         if keyword in self.pragmas:
             self.sink.warning(number, f"#{keyword} given twice; the last one is used")
         self.pragmas[keyword] = value
+        self.pragma_lines[keyword] = number
 
     def _note(self, number: int, value: str, kind: str = "note") -> None:
         note = Note(number, value, kind)

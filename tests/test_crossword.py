@@ -402,3 +402,17 @@ def test_exchange_with_seven_in_bag_racks_beyond_the_set() -> None:
         "AAAEILN and Josh's DLLNVVW holds 5 'L' and 7 'N' tiles, but the english set has 4 "
         "and 6; the position's CGP leaves out Josh's rack"]
     assert game.cgp(16).split()[1] == "AAAEILN/"
+
+
+def test_a_problem_with_a_pragma_names_the_pragmas_line() -> None:
+    head = "#player1 a Ann\n#player2 b Bob\n"
+    layout = play(head + "#board-layout Weird\n>a: AB 8G AB +8 8\n")
+    distribution = play(head + "#tile-distribution klingon\n")
+    lexicon = replay(parse_gcg(("#character-encoding UTF-8\n#lexicon POLSKI\n" + head +
+                                ">a: ĄEINRST 8G ĄE +12 12\n").encode(), "t.gcg"))
+    assert [(d.line, d.message[:26]) for d in layout.diagnostics] == \
+        [(3, "board 'Weird' from #board-")]
+    assert [(d.line, d.message[:30]) for d in distribution.diagnostics] == \
+        [(3, "#tile-distribution 'klingon' i")]
+    assert [(d.line, d.message[:30]) for d in lexicon.diagnostics] == \
+        [(2, "lexicon 'POLSKI' does not name")]
