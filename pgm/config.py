@@ -268,10 +268,7 @@ def _read_yaml(path: Path, sink: DiagnosticSink) -> list[_Entry]:
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else 0
-        problem = getattr(exc, "problem", None) or str(exc)
-        sink.error(line, f"YAML syntax error: {problem}")
+        sink.error(*_yaml_error(exc))
         return []
     if node is None:
         return []
@@ -325,6 +322,19 @@ def _loaded_name(key: yaml.Node) -> str:
         return str(yaml.load(yaml.serialize(key), Loader=_loader()))  # noqa: S506 - safe
     except (yaml.YAMLError, ValueError):
         return str(key.value)
+
+
+def _yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
+    """The line and words of a YAML syntax error. Where the parser says what it was
+    reading (a quoted value left open), the error is on the line where that starts: the
+    problem it finds, often only at the end of the file, is named with its own line."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    context, start = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+    if context and start is not None and (mark is None or start.line != mark.line):
+        where = f" on line {mark.line + 1}" if mark else ""
+        return start.line + 1, f"YAML syntax error: {context} that starts here: {problem}{where}"
+    return (mark.line + 1 if mark else 0), f"YAML syntax error: {problem}"
 
 
 def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:

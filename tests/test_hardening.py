@@ -127,7 +127,12 @@ def test_unwritable_output_is_reported_without_a_traceback(tmp_path) -> None:
 
 
 BAD_CONFIGS = {
-    "title: [unclosed\n": "2: error: YAML syntax error: expected ',' or ']'",
+    "title: [unclosed\n": "1: error: YAML syntax error: while parsing a flow sequence that "
+                           "starts here: expected ',' or ']'",
+    'title: "Open quote\nround: 2\n': "1: error: YAML syntax error: while scanning a quoted "
+                                       "scalar that starts here: found unexpected end of "
+                                       "stream on line 3",
+    "title: x\nround: 2: 3\n": "2: error: YAML syntax error: mapping values are not allowed",
     "- a list\n- not a mapping\n": "1: error: the configuration must be a mapping",
     "title: x\nspoiler_free: 3\n": "2: error: key 'spoiler_free' must be true or false, not 3",
     "games: 7\n": "1: error: key 'games' must map file names or globs to settings",
