@@ -272,6 +272,7 @@ def _read_yaml(path: Path, sink: DiagnosticSink) -> list[_Entry]:
         return []
     if node is None:
         return []
+    _warn_of_repeated_keys(node, sink, set())
     if not isinstance(node, yaml.MappingNode):
         sink.error(node.start_mark.line + 1, "the configuration must be a mapping of keys "
                                              "to values (key: value)")
@@ -301,6 +302,28 @@ def _nested_lines(node: yaml.Node, path: tuple[str, ...], seen: set[int]
         lines[(*path, name)] = key.start_mark.line + 1
         lines.update(_nested_lines(value, (*path, name), seen))
     return lines
+
+
+def _warn_of_repeated_keys(node: yaml.Node, sink: DiagnosticSink, seen: set[int]) -> None:
+    """A key given twice in one mapping: YAML keeps the last one, which silently drops
+    the first (a second ``games:`` would drop every setting of the first)."""
+    import yaml
+
+    if id(node) in seen or not isinstance(node, yaml.MappingNode | yaml.SequenceNode):
+        return
+    seen.add(id(node))
+    if isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _warn_of_repeated_keys(item, sink, seen)
+        return
+    first: dict[str, int] = {}
+    for key, value in node.value:
+        name, line = _name(key), key.start_mark.line + 1
+        if name in first and isinstance(key, yaml.ScalarNode) and name != "<<":
+            sink.warning(line, f"key {name!r} is given twice (first on line {first[name]}); "
+                               "the last one is used")
+        first.setdefault(name, line)
+        _warn_of_repeated_keys(value, sink, seen)
 
 
 def _name(key: yaml.Node) -> str:

@@ -17,6 +17,25 @@ def _built(event, tmp_path, *args: str):
     return run_build(str(event), "-o", str(tmp_path / "o"), *args)
 
 
+def test_a_key_given_twice_is_a_warning(tmp_path) -> None:
+    """YAML keeps the last of two equal keys: a second ``games:`` drops the first's."""
+    event = make_event(tmp_path / "ev", {"a.gcg": GOOD, "b.gcg": GOOD, "event.yaml": """
+        title: Club night
+        games:
+          a.gcg: {round: "1"}
+          b.gcg: {round: "1"}
+          a.gcg: {round: "2"}
+        games:
+          b.gcg: {round: "3"}
+        """})
+    result = _built(event, tmp_path)
+    config = event / "event.yaml"
+    assert f"{config}:5: warning: key 'a.gcg' is given twice (first on line 3); the last " \
+        "one is used" in result.output
+    assert f"{config}:6: warning: key 'games' is given twice (first on line 2)" in result.output
+    assert result.output.count("given twice") == 2 and result.exit_code == 0
+
+
 def test_a_games_entry_that_matches_no_record_is_a_warning(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {"div/a.gcg": GOOD, "event.yaml": """
         title: Club night
