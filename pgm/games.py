@@ -19,7 +19,7 @@ from pgm.config import GameSettings
 from pgm.crossword import replay
 from pgm.crossword_pages import crossword_entry_fields, render_crossword_game
 from pgm.crossword_view import Orientation
-from pgm.diagnostics import Diagnostic
+from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import Source, guess_division, guess_round, guess_table
 from pgm.gcg import GcgRecord, parse_gcg
 from pgm.gungi import load as load_gungi
@@ -44,6 +44,26 @@ class LoadedGame:
 def load_game(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
     loader = _LOADERS[source.path.suffix.lower()]
     return loader(source, settings, data)
+
+
+def failed_game(source: Source, settings: GameSettings, data: bytes | None,
+                problem: str) -> LoadedGame:
+    """A record pgm could not read, or failed on (a bug): its entry carries the error,
+    and its folder holds a page that says so and the record itself (``data``, when it
+    could be read), so that one record never stops the build of the event."""
+    diagnostic = Diagnostic(source.relative, 0, Severity.ERROR, problem)
+    entry = make_entry(source, settings, _KINDS[source.path.suffix.lower()], "",
+                       {"players": (), "scores": None, "live": False, "turns": 0,
+                        "status": "not shown: see the error"}, (diagnostic,))
+    record_name = f"input{source.path.suffix.lower()}" if data is not None else None
+
+    def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:
+        yield "index.html", env.get_template("game_failed.html").render(
+            common, game=entry, problem=problem, record_name=record_name)
+        if record_name is not None and data is not None:
+            yield record_name, data
+
+    return LoadedGame(source, entry, render)
 
 
 def _load_crossword(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
@@ -101,6 +121,9 @@ def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGa
 
     return LoadedGame(source, entry, render)
 
+
+_KINDS = {".cgp": "cgp", ".gcg": "crossword", ".gn": "gungi"}
+"""The kind of game each extension holds, as far as the extension tells."""
 
 _LOADERS: dict[str, Callable[[Source, GameSettings, bytes], LoadedGame]] = {
     ".cgp": _load_cgp,

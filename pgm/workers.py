@@ -124,7 +124,21 @@ def run_task(task: GameTask) -> GameOutcome:
     worker = _WORKER[0]
     if task.parent is not None and os.getppid() != task.parent:
         os._exit(1)  # the build that started this worker is gone
-    game = worker.load_game(task.source, task.settings, read_regular(task.source.path)[0])
+    try:
+        data = read_regular(task.source.path)[0]
+    except OSError as exc:
+        return _failed(worker, task, None, f"cannot read the record: {exc.strerror}")
+    try:
+        return _load_and_render(worker, task, data)
+    except (jinja2.TemplateError, OSError):
+        raise  # a theme's template or the disk: every game meets them, the build fails
+    except Exception as exc:  # noqa: BLE001 - a bug met on one record must not stop the rest
+        return _failed(worker, task, data, f"pgm failed on this record ({type(exc).__name__}: "
+                                           f"{exc}); please report it, with the record")
+
+
+def _load_and_render(worker: _Worker, task: GameTask, data: bytes) -> GameOutcome:
+    game = worker.load_game(task.source, task.settings, data)
     previous = task.previous
     if task.keep_last_good and previous is not None and _broken_by_save(previous, game.entry):
         kept = _keep_last_good(worker, task, previous, game.entry)
@@ -134,6 +148,15 @@ def run_task(task: GameTask) -> GameOutcome:
     entry = game.entry
     return GameOutcome(GameState(task.fingerprint, entry, files, not entry.errors), False,
                        written)
+
+
+def _failed(worker: _Worker, task: GameTask, data: bytes | None, problem: str) -> GameOutcome:
+    """The outcome of a record that could not be read or shown: a page that says so."""
+    from pgm.games import failed_game
+
+    game = failed_game(task.source, task.settings, data, problem)
+    files, written = _render(worker, task, game)
+    return GameOutcome(GameState(task.fingerprint, game.entry, files, False), False, written)
 
 
 def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState, now: GameEntry

@@ -349,3 +349,33 @@ def test_a_record_with_no_players_is_listed_without_a_dangling_score_line(tmp_pa
     index = (tmp_path / "o/index.html").read_text()
     statuses = re.findall(r'<span class="status-text">([^<]*)</span>', index)
     assert sorted(statuses) == ["in progress", "in progress: Ann 0 – Bob 0"]
+
+
+def test_a_record_pgm_fails_on_is_reported_and_the_others_are_built(tmp_path,
+                                                                    monkeypatch) -> None:
+    """A bug met on one record (here: a replay that raises) costs that game its pages,
+    not the event its site: the game's folder says why and holds the record."""
+    import pgm.games
+    from pgm.build import BuildOptions, build
+
+    real_replay = pgm.games.replay
+
+    def replay_failing_on_marked(record, **settings):
+        if record.title == "Doomed":
+            raise ValueError("no such square")
+        return real_replay(record, **settings)
+
+    monkeypatch.setattr(pgm.games, "replay", replay_failing_on_marked)
+    doomed = b"#title Doomed\n" + GOOD
+    event = make_event(tmp_path / "ev", {"a.gcg": GOOD, "b.gcg": doomed})
+    result = build(BuildOptions(event, tmp_path / "o", jobs=1))
+    assert result.broken_games == ["b.gcg"] and result.games == 2
+    assert [str(d) for d in result.diagnostics] == [
+        "b.gcg: error: pgm failed on this record (ValueError: no such square); please "
+        "report it, with the record"]
+    assert (tmp_path / "o/a/1.html").is_file()
+    page = (tmp_path / "o/b/index.html").read_text()
+    assert "This game cannot be shown: pgm failed on this record" in page
+    assert (tmp_path / "o/b/input.gcg").read_bytes() == doomed
+    index = (tmp_path / "o/index.html").read_text()
+    assert 'href="b/index.html"' in index and "not shown: see the error" in index
