@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 MARKER = ".pgm-site"
@@ -121,7 +122,7 @@ def _exchange(a: Path, b: Path) -> bool:
     return bool(result == 0)
 
 
-def write_files(folder: Path, files: list[tuple[str, str | bytes]]) -> None:
+def write_files(folder: Path, files: Iterable[tuple[str, str | bytes]]) -> None:
     """Write new files under ``folder`` of the staging tree, making each subfolder once:
     a game's pages share one folder, and asking for it per page costs a system call."""
     root = os.fspath(folder)

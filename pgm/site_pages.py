@@ -32,11 +32,15 @@ def common_context(configs: ConfigSet, root: str) -> dict[str, Any]:
             "live_poll_seconds": event.live_poll_seconds}
 
 
-def render_game_files(env: jinja2.Environment, configs: ConfigSet, game: LoadedGame) -> Files:
+def render_game_files(env: jinja2.Environment, configs: ConfigSet, game: LoadedGame
+                      ) -> Iterator[tuple[str, str | bytes]]:
+    """(path in the site, content) of each of the game's files, made one at a time: a
+    record of thousands of turns has thousands of pages, and the worker writes each
+    before it makes the next."""
     slug = game.entry.slug
     common = common_context(configs, "../" * (slug.count("/") + 1))
     common["game_url"] = _canonical(configs.event.base_url, f"{slug}/")
-    return [(f"{slug}/{name}", content) for name, content in game.render(env, common)]
+    return ((f"{slug}/{name}", content) for name, content in game.render(env, common))
 
 
 def render_site_files(env: jinja2.Environment, configs: ConfigSet, entries: list[GameEntry],

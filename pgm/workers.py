@@ -181,13 +181,35 @@ def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState, now: G
 
 def _render(worker: _Worker, task: GameTask, game: LoadedGame) -> tuple[list[str], int]:
     """Render and write ``game``; the names of its files inside its folder, and how many
-    were written."""
+    were written. Into a staging folder each file is written as soon as it is made, so
+    that a record of thousands of turns never holds its pages in memory; should one
+    fail, those written are removed. In place, every file is made before any is
+    written: the live site gets all of the game or nothing new."""
     files = render_game_files(worker.env, worker.configs, game)
-    written = _write(task, files)
-    paths = [path for path, _ in files]
-    if task.in_place and task.previous is not None:
-        remove_stale(task.target, task.previous.paths, set(paths))
+    paths: list[str] = []
+    if task.in_place:
+        made = list(files)
+        paths = [path for path, _ in made]
+        written = _write_in_place(task, made)
+        if task.previous is not None:
+            remove_stale(task.target, task.previous.paths, set(paths))
+    else:
+        try:
+            write_files(task.target, _noting(files, paths))
+        except BaseException:
+            for path in paths:
+                (task.target / path).unlink(missing_ok=True)
+            raise
+        written = len(paths)
     return [path[len(game.entry.slug) + 1:] for path in paths], written
+
+
+def _noting(files: Iterator[tuple[str, str | bytes]], paths: list[str]
+            ) -> Iterator[tuple[str, str | bytes]]:
+    """``files``, each path noted in ``paths`` as it goes by."""
+    for path, content in files:
+        paths.append(path)
+        yield path, content
 
 
 def _last_good_game(worker: _Worker, task: GameTask, previous: GameState) -> LoadedGame | None:
@@ -211,10 +233,7 @@ def _broken_by_save(previous: GameState, entry: GameEntry) -> bool:
         (entry.stopped_at is not None and previous.entry.stopped_at is None)
 
 
-def _write(task: GameTask, files: list[tuple[str, str | bytes]]) -> int:
-    if not task.in_place:
-        write_files(task.target, files)
-        return len(files)
+def _write_in_place(task: GameTask, files: list[tuple[str, str | bytes]]) -> int:
     # Turn pages first, then the game's index, then game.json, so that no link points at
     # a page that is not there yet, and a page that polls game.json and finds it changed
     # finds itself changed too.

@@ -379,3 +379,26 @@ def test_a_record_pgm_fails_on_is_reported_and_the_others_are_built(tmp_path,
     assert (tmp_path / "o/b/input.gcg").read_bytes() == doomed
     index = (tmp_path / "o/index.html").read_text()
     assert 'href="b/index.html"' in index and "not shown: see the error" in index
+
+
+def test_a_game_that_fails_half_way_through_its_pages_leaves_none_of_them(
+        tmp_path, monkeypatch) -> None:
+    """Pages are written as they are made: those of a game that fails later are taken
+    away again, so that the site holds no page its state does not list."""
+    import pgm.crossword_turns
+    from pgm.build import BuildOptions, build
+    from pgm.state import load_state
+
+    real_values = pgm.crossword_turns.TurnPages.values
+
+    def values_failing_late(self, index):
+        if index == 5:
+            raise KeyError("late")
+        return real_values(self, index)
+
+    monkeypatch.setattr(pgm.crossword_turns.TurnPages, "values", values_failing_late)
+    event = make_event(tmp_path / "ev", {"a.gcg": GOOD})
+    result = build(BuildOptions(event, tmp_path / "o", jobs=1))
+    assert result.broken_games == ["a.gcg"]
+    assert sorted(p.name for p in (tmp_path / "o/a").iterdir()) == ["index.html", "input.gcg"]
+    assert list(load_state(tmp_path / "o").games["a"].files) == ["index.html", "input.gcg"]
