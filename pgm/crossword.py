@@ -328,6 +328,7 @@ class _Replay:
             self.sink.warning(line, message)
 
     def _pass(self, move: _Move) -> Step:
+        self._check_supply(move.event.line, move.rack)
         return move.step(self._scoreless(move, "-"))
 
     def _exchange(self, move: _Move) -> Step:
@@ -347,6 +348,10 @@ class _Replay:
             notation = (("-" + write_rack(tuple(known))) if len(known) == count
                         else f"-{count}") if count else ""
             self._check_subset(event.line, known, move.rack, "exchanged tiles")
+        self._check_supply(event.line, move.rack)
+        if not 0 < count <= RACK_SIZE:
+            self.sink.warning(event.line, f"an exchange of {count} tiles: a rack holds 1 to "
+                                          f"{RACK_SIZE}")
         if before.bag < RACK_SIZE:
             self.sink.warning(event.line, f"exchange of {count} with only {before.bag} tiles "
                                           "in the bag")

@@ -416,3 +416,14 @@ def test_a_problem_with_a_pragma_names_the_pragmas_line() -> None:
         [(3, "#tile-distribution 'klingon' i")]
     assert [(d.line, d.message[:30]) for d in lexicon.diagnostics] == \
         [(2, "lexicon 'POLSKI' does not name")]
+
+
+def test_racks_of_passes_and_exchanges_are_held_to_the_tile_set() -> None:
+    game = play(HEAD + ">a: ZZZ - +0 0\n>b: ABCDEFG -99 +0 0\n>a: ZZZQQQ -ZZZ +0 0\n"
+                ">b: ABCDEFG -0 +0 0\n")
+    assert messages(game) == [
+        "3: warning: 3 'Z' tiles on the board and rack, but the english set has 1",
+        "4: warning: an exchange of 99 tiles: a rack holds 1 to 7",
+        "5: warning: 3 'Q' tiles on the board and rack, but the english set has 1",
+        "5: warning: 3 'Z' tiles on the board and rack, but the english set has 1",
+        "6: warning: an exchange of 0 tiles: a rack holds 1 to 7"]
