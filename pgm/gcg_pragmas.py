@@ -214,6 +214,28 @@ class PragmaReader:
             self.descriptions.append(value)
 
 
+def comment_text(value: str) -> str:
+    """What a ``#comment`` says. The spec's structured form, ``date="2006-06-02 13:05";
+    author="John Chew"; text="\\"Hello, world!\\""``, is read as its text and then who
+    wrote it and when; any other value is taken as it is, like a note."""
+    fields: dict[str, str] = {}
+    at = 0
+    while at < len(value):
+        found = _COMMENT_FIELD.match(value, at)
+        if found is None:
+            return value
+        fields[found[1].lower()] = _ESCAPED.sub(r"\1", found[2])
+        at = found.end()
+    if "text" not in fields:
+        return value
+    by = ", ".join(filter(None, (fields.get("author"), fields.get("date"))))
+    return f"{fields['text']} — {by}" if by else fields["text"]
+
+
+_COMMENT_FIELD = re.compile(r'\s*([A-Za-z]+)\s*=\s*"((?:[^"\\]|\\.)*)"\s*(?:;|$)')
+_ESCAPED = re.compile(r"\\(.)")
+
+
 def _pragma_single(keyword: str, header: bool = True) -> Callable[[PragmaReader, int, str], None]:
     return lambda reader, number, value: reader._single(number, keyword, value, header=header)
 
@@ -228,7 +250,8 @@ _PRAGMA_HANDLERS: dict[str, Callable[[PragmaReader, int, str], None]] = {
     "tile-distribution": _pragma_single("tile-distribution"),
     "id": PragmaReader._id,
     "note": PragmaReader._note,
-    "comment": lambda reader, number, value: reader._note(number, value, "comment"),
+    "comment": lambda reader, number, value: reader._note(number, comment_text(value),
+                                                          "comment"),
     "-": lambda reader, number, value: reader.continue_note(value),
     "tile": PragmaReader._tile,
     "character-encoding": PragmaReader._encoding,

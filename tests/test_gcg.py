@@ -258,3 +258,13 @@ def test_windows_1252_punctuation_is_read_as_written_with_a_warning() -> None:
     assert "Windows-1252" in record.diagnostics[0].message
     plain = parse_gcg(b"#player1 Z Zo\xe9\n#player2 B Bo\n", "l.gcg")
     assert plain.players[0].name == "Zoé" and not plain.diagnostics
+
+
+def test_a_structured_comment_shows_its_text_author_and_date() -> None:
+    record = parse_gcg(
+        b'#player1 a Ann\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n'
+        b'#comment date="2006-06-02 13:05"; author="John Chew"; text="\\"Hello, world!\\""\n'
+        b'#comment a plain comment; x = "y"\n', "c.gcg")
+    comments = [(n.kind, n.text) for n in record.events[0].notes]
+    assert comments == [("comment", '"Hello, world!" — John Chew, 2006-06-02 13:05'),
+                        ("comment", 'a plain comment; x = "y"')]
