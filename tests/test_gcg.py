@@ -110,7 +110,7 @@ def test_several_notes_on_one_event_and_comment_pragma() -> None:
     """)
     notes = record.events[0].notes
     assert [(n.kind, n.text) for n in notes] == [
-        ("note", "first"), ("note", "second"), ("comment", 'date="2006-06-02"; text="hello"')]
+        ("note", "first"), ("note", "second"), ("comment", "hello — 2006-06-02")]
 
 
 def test_latin1_by_default_and_utf8_when_declared() -> None:
