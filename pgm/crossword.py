@@ -18,7 +18,7 @@ from pgm.crossword_model import CrosswordGame
 from pgm.crossword_racks import known_racks
 from pgm.crossword_rules import Rules, choose_rules
 from pgm.crossword_state import Rack, State, Step, TileTally, warn_of_racks_beyond_set
-from pgm.diagnostics import DiagnosticSink
+from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import RACK_SIZE, PlacementError, ScoredPlay, place_play
 from pgm.tiles import BLANK, UNKNOWN, TileError
@@ -472,4 +472,11 @@ def replay(record: GcgRecord, *, distribution: str | None = None, board: str | N
     turns = tuple(step.turn(after) for step, after in zip(run.steps, racks, strict=True))
     start = run.start_state.position(start_racks)
     left_out = warn_of_racks_beyond_set(record, rules.distribution, start, turns, sink.items)
-    return CrosswordGame(record, rules, start, turns, tuple(sink.items), stopped, left_out)
+    # in line order, as an editor shows the file: the parse, the rules and the replay
+    # each add their own (the tile set is chosen from every line, after the parse)
+    in_order = tuple(sorted(sink.items, key=_line))
+    return CrosswordGame(record, rules, start, turns, in_order, stopped, left_out)
+
+
+def _line(diagnostic: Diagnostic) -> int:
+    return diagnostic.line

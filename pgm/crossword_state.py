@@ -225,12 +225,11 @@ def warn_of_racks_beyond_set(record: GcgRecord, distribution: Distribution, star
                              ) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Warn, at its line, of each event after which the racks the record gives hold more
     of a tile together than the set leaves beside the board (each rack fitting alone);
-    the warnings go among ``items`` in line order. Gives ``CrosswordGame.left_out_racks``."""
+    the warnings are added to ``items``. Gives ``CrosswordGame.left_out_racks``."""
     found = racks_beyond_set(distribution, start, turns)
     for index, seats, excess in found:
         if excess and index >= 0:
-            _insert_in_line_order(items, _racks_warning(record, distribution, turns[index],
-                                                        seats, excess))
+            items.append(_racks_warning(record, distribution, turns[index], seats, excess))
     return tuple((index, seats) for index, seats, _excess in found)
 
 
@@ -255,10 +254,3 @@ def _racks_warning(record: GcgRecord, distribution: Distribution, turn: Turn,
                       f"{holders} holds {held} tiles, but the {distribution.name} set has "
                       f"{has}; the position's CGP leaves out {left}")
 
-
-def _insert_in_line_order(items: list[Diagnostic], item: Diagnostic) -> None:
-    """Put ``item`` after the diagnostics of its line and of the lines before it."""
-    at = len(items)
-    while at and items[at - 1].line > item.line:
-        at -= 1
-    items.insert(at, item)
