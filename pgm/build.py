@@ -191,6 +191,13 @@ def _build_error(exc: Exception) -> BuildError | None:
         return BuildError(f"template error in {_failing_template(exc)}: {exc.message}")
     if isinstance(exc, OSError):
         return BuildError(f"cannot write the site: {exc.strerror}: {exc.filename}")
+    if jinja2 is not None:
+        from pgm.render import template_frame
+
+        where = template_frame(exc)
+        if where is not None:  # a theme's template did something it cannot (1 + "x")
+            return BuildError(f"template error in {where[0]}, line {where[1]}: "
+                              f"{type(exc).__name__}: {exc}")
     return None
 
 
@@ -364,14 +371,10 @@ def _builtin_files(name: str) -> list[tuple[str, str]]:
 
 def _failing_template(exc: BaseException) -> str:
     """The template and line an error was raised from (Jinja rewrites the traceback)."""
-    where = getattr(exc, "filename", None) or "a template"
-    line = getattr(exc, "lineno", None)
-    trace = exc.__traceback__
-    while trace is not None:
-        name = trace.tb_frame.f_code.co_filename
-        if name.endswith((".html", ".xml", ".json")):
-            where, line = name, trace.tb_lineno
-        trace = trace.tb_next
+    from pgm.render import template_frame
+
+    where, line = template_frame(exc) or (getattr(exc, "filename", None) or "a template",
+                                          getattr(exc, "lineno", None))
     return f"{where}, line {line}" if line else where
 
 

@@ -60,7 +60,7 @@ def plan_games(configs: ConfigSet, sources: tuple[Source, ...], state: BuildStat
         if old is not None and old.entry.relative != source.relative:
             plan.replaced.append(old)
             old = None
-        record = record_print(source.path, old.record if old else None, now_ns)
+        record = _record_print(source, old, now_ns)
         # Kept for rebuilds, which ask again for every game; a first build asks once.
         game_print = (_game_print if old else fingerprint)(
             record.digest, _settings_text(settings), source.relative)
@@ -71,6 +71,16 @@ def plan_games(configs: ConfigSet, sources: tuple[Source, ...], state: BuildStat
         else:
             plan.changes.append(Change(source, settings, game_print, record, old))
     return plan
+
+
+def _record_print(source: Source, old: GameState | None, now_ns: int) -> RecordPrint:
+    """The record's print; for a record that cannot be read, one that says so and is
+    never taken as settled: its game is rendered, as a page saying the record could not
+    be read (pgm.workers), and the next build reads it again."""
+    try:
+        return record_print(source.path, old.record if old else None, now_ns)
+    except OSError as exc:
+        return RecordPrint(f"unreadable: {exc.strerror}", None)
 
 
 @functools.lru_cache(maxsize=256)

@@ -188,6 +188,10 @@ def _winner(players: tuple[str, ...], scores: tuple[int, ...]) -> str:
 
 
 def _modified(source: Source) -> str:
-    """When the record last changed (its file time), shown as "updated" on live pages."""
-    stamp = os.stat(source.path).st_mtime
+    """When the record last changed (its file time), shown as "updated" on live pages;
+    empty for a record gone since it was found."""
+    try:
+        stamp = os.stat(source.path).st_mtime
+    except OSError:
+        return ""
     return datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")

@@ -62,6 +62,29 @@ def printed(value: object) -> str:
     return str(escape(value))
 
 
+def template_frame(exc: BaseException) -> tuple[str, int] | None:
+    """The template file and line ``exc`` was raised from, the innermost (Jinja compiles
+    a template under its file's name, and puts the template's lines into tracebacks);
+    None when no template's code raised it."""
+    found = None
+    trace = exc.__traceback__
+    while trace is not None:
+        name = trace.tb_frame.f_code.co_filename
+        if name.endswith((".html", ".xml", ".json")):
+            found = (name, trace.tb_lineno)
+        trace = trace.tb_next
+    return found
+
+
+def template_failure(exc: Exception, where: tuple[str, int]) -> jinja2.TemplateError:
+    """``exc``, raised in a template's code at ``where``, as a template error that says
+    so: it fails the build as any template error does, and takes its place with it from
+    a worker process to the build's, which a traceback does not."""
+    error = jinja2.TemplateRuntimeError(f"{type(exc).__name__}: {exc}")
+    vars(error).update(filename=where[0], lineno=where[1])
+    return error
+
+
 def markup(html: str) -> Markup:
     """``html`` that pgm made from printed values and fragments, as ``Markup``. It is
     what ``Markup(html)`` gives for a plain string, without that constructor's checks

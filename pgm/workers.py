@@ -26,7 +26,7 @@ import jinja2
 from pgm.config import ConfigSet, GameSettings
 from pgm.discover import Source
 from pgm.output import write_files
-from pgm.render import Theme, make_environment
+from pgm.render import Theme, make_environment, template_failure, template_frame
 from pgm.site_pages import render_game_files
 from pgm.state import GameState, atomic_write, read_regular
 
@@ -133,6 +133,9 @@ def run_task(task: GameTask) -> GameOutcome:
     except (jinja2.TemplateError, OSError):
         raise  # a theme's template or the disk: every game meets them, the build fails
     except Exception as exc:  # noqa: BLE001 - a bug met on one record must not stop the rest
+        where = template_frame(exc)
+        if where is not None:  # a theme's template failed: the build's error, not the record's
+            raise template_failure(exc, where) from None
         return _failed(worker, task, data, f"pgm failed on this record ({type(exc).__name__}: "
                                            f"{exc}); please report it, with the record")
 

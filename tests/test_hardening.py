@@ -402,3 +402,53 @@ def test_a_game_that_fails_half_way_through_its_pages_leaves_none_of_them(
     assert result.broken_games == ["a.gcg"]
     assert sorted(p.name for p in (tmp_path / "o/a").iterdir()) == ["index.html", "input.gcg"]
     assert list(load_state(tmp_path / "o").games["a"].files) == ["index.html", "input.gcg"]
+
+
+def test_a_record_that_cannot_be_read_is_reported_and_the_others_are_built(
+        tmp_path, monkeypatch) -> None:
+    """(As root, permissions cannot make a file unreadable: the system call is made to
+    refuse it.)"""
+    from pgm.build import BuildOptions, build
+
+    real_open = os.open
+
+    def refusing_b(path, *args, **kwargs):
+        if os.fspath(path).endswith("b.gcg"):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_open(path, *args, **kwargs)
+
+    event = make_event(tmp_path / "ev", {"a.gcg": GOOD, "b.gcg": GOOD})
+    monkeypatch.setattr(os, "open", refusing_b)
+    result = build(BuildOptions(event, tmp_path / "o", jobs=1))
+    assert result.broken_games == ["b.gcg"]
+    assert [str(d) for d in result.diagnostics] == [
+        "b.gcg: error: cannot read the record: Permission denied"]
+    assert "This game cannot be shown: cannot read the record" in \
+        (tmp_path / "o/b/index.html").read_text()
+    assert sorted(p.name for p in (tmp_path / "o/b").iterdir()) == ["index.html"]
+    assert (tmp_path / "o/a/1.html").is_file()
+    monkeypatch.setattr(os, "open", real_open)
+    again = build(BuildOptions(event, tmp_path / "o", jobs=1))
+    assert again.broken_games == [] and (tmp_path / "o/b/1.html").is_file()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_theme_template_that_fails_fails_the_build_naming_it(tmp_path, jobs) -> None:
+    """Not every record: a theme's template that cannot do what it asks (a number plus
+    text) fails every game, so the build fails, says where, and the site stays."""
+    records = {f"g{n}.gcg": GOOD for n in range(8)}  # enough for worker processes
+    event = make_event(tmp_path / "ev", records)
+    out = tmp_path / "o"
+    assert run_build(str(event), "-o", str(out)).exit_code == 0
+    before = (out / "g0/3.html").read_bytes()
+    (event / "event.yaml").write_text("theme_dir: theme\n")
+    (event / "theme").mkdir()
+    (event / "theme/turn.html").write_text(
+        '{% extends "!default/turn.html" %}\n'
+        '{% block crumbs %}{{ super() }} {{ number + "x" }}{% endblock %}\n')
+    result = run_build(str(event), "-o", str(out), "--jobs", str(jobs))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert re.search(r"template error in \S*theme/turn\.html, line \d+: TypeError: "
+                     r"unsupported operand", result.output), result.output
+    assert "pgm failed on this record" not in result.output
+    assert (out / "g0/3.html").read_bytes() == before
