@@ -348,16 +348,22 @@ def _loaded_name(key: yaml.Node) -> str:
 
 
 def _yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
-    """The line and words of a YAML syntax error. Where the parser says what it was
-    reading (a quoted value left open), the error is on the line where that starts: the
-    problem it finds, often only at the end of the file, is named with its own line."""
+    """The line and words of a YAML syntax error. A quoted value or a ``[...]`` or
+    ``{...}`` left open is reported on the line where it starts: the problem the parser
+    finds, often only at the end of the file, is named with its own line. Any other error
+    is on the line of the problem."""
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context, start = getattr(exc, "context", None), getattr(exc, "context_mark", None)
-    if context and start is not None and (mark is None or start.line != mark.line):
+    left_open = isinstance(context, str) and context.startswith(_LEFT_OPEN)
+    if left_open and start is not None and (mark is None or start.line != mark.line):
         where = f" on line {mark.line + 1}" if mark else ""
         return start.line + 1, f"YAML syntax error: {context} that starts here: {problem}{where}"
     return (mark.line + 1 if mark else 0), f"YAML syntax error: {problem}"
+
+
+_LEFT_OPEN = ("while scanning a quoted scalar", "while parsing a flow")
+"""How PyYAML says what it was reading when a quote, ``[`` or ``{`` was never closed."""
 
 
 def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:
