@@ -50,13 +50,15 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
 
 
 def _expand(paths: tuple[Path, ...]) -> list[tuple[Path, Path | None]]:
-    """Folders stand for every record below them, found as ``pgm build`` finds them:
+    """Folders stand for every record below them, found as ``pgm build`` finds them
+    (Upwords boards too):
     (record, None) for each, and (folder, folder) for a folder that holds none."""
+    from pgm.check import supported_extensions
     from pgm.discover import find_records
 
     expanded: list[tuple[Path, Path | None]] = []
     for path in paths:
-        found = find_records(path)[0] if path.is_dir() else [path]
+        found = find_records(path, supported_extensions())[0] if path.is_dir() else [path]
         expanded += [(record, None) for record in found] if found else [(path, path)]
     return expanded
 

@@ -17,7 +17,7 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,28 +43,31 @@ class Source:
     slug: str
 
 
-def find_records(root: Path) -> tuple[list[Path], list[str]]:
-    """Record files below ``root`` in sorted order, and problems met on the way.
+def find_records(root: Path, extensions: Collection[str] = RECORD_EXTENSIONS
+                 ) -> tuple[list[Path], list[str]]:
+    """Record files below ``root`` in sorted order, and problems met on the way; files
+    with other ``extensions`` for ``pgm check``, which also reads Upwords boards.
 
     Hidden folders, sites pgm built and links leading out of the event are skipped:
     nothing outside the event folder is ever read.
     """
-    relatives, problems = walk_records(root)
+    relatives, problems = walk_records(root, extensions)
     return [Path(root, relative) for relative in relatives], problems
 
 
-def walk_records(root: Path) -> tuple[list[str], list[str]]:
+def walk_records(root: Path, extensions: Collection[str] = RECORD_EXTENSIONS
+                 ) -> tuple[list[str], list[str]]:
     """What :func:`find_records` finds, as paths below ``root`` with '/' separators: a
     rebuild lists an event of thousands of records every time, and strings are cheaper
     to make and to compare than ``Path`` objects."""
     found: list[str] = []
     problems: list[str] = []
-    _walk(str(root), "", root.resolve(), found, problems)
+    _walk(str(root), "", root.resolve(), found, problems, extensions)
     return found, problems
 
 
-def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems: list[str]
-          ) -> None:
+def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems: list[str],
+          extensions: Collection[str]) -> None:
     """A folder's records in name order, then its subfolders' in name order (the order
     of ``os.walk``); folders are not followed into when they are links."""
     try:
@@ -78,7 +81,7 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
             if not entry.name.startswith((".", "_")) and not entry.is_symlink() \
                     and not _is_site(entry):
                 subfolders.append(entry)
-        elif os.path.splitext(entry.name)[1].lower() in RECORD_EXTENSIONS \
+        elif os.path.splitext(entry.name)[1].lower() in extensions \
                 and not entry.name.startswith("."):
             # Folders are not followed into, so only a file link can lead outside.
             reason = _left_out(entry, real_root)
@@ -87,7 +90,7 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
                 continue
             found.append(prefix + entry.name)
     for entry in subfolders:
-        _walk(entry.path, f"{prefix}{entry.name}/", real_root, found, problems)
+        _walk(entry.path, f"{prefix}{entry.name}/", real_root, found, problems, extensions)
 
 
 def _left_out(entry: os.DirEntry[str], real_root: Path | None) -> str:

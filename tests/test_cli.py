@@ -72,6 +72,16 @@ def test_a_folder_without_records_is_an_error_not_silence(tmp_path) -> None:
         [str(folder), str(CORPUS / "gcg/macondo__vs_andy.gcg")]
 
 
+def test_a_folder_of_upwords_boards_is_checked(tmp_path) -> None:
+    from pgm.ubf import UpwordsBoard, write_ubf
+
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "boards/empty.ubf").write_text(write_ubf(UpwordsBoard()))
+    result = run("check", "--json", str(tmp_path / "boards"))
+    assert result.exit_code == 0
+    assert [r["path"] for r in json.loads(result.output)] == [str(tmp_path / "boards/empty.ubf")]
+
+
 def test_unknown_extension_is_an_error(tmp_path) -> None:
     other = tmp_path / "notes.txt"
     other.write_text("hello")
