@@ -68,7 +68,8 @@ def _decode_latin1(data: bytes, sink: DiagnosticSink) -> str:
     first = _WINDOWS_ONLY.search(data)
     if first is None:
         return data.decode("latin-1")
-    line = data.count(b"\n", 0, first.start()) + 1
+    before = data[:first.start()]  # lines end in LF, CR LF or a lone CR (split_lines)
+    line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
     sink.warning(line, "bytes 0x80-0x9F are control characters in ISO-8859-1: read as "
                        "Windows-1252 (’ “ ” – €); add '#character-encoding UTF-8' and "
                        "save the file as UTF-8 to say so")

@@ -256,6 +256,9 @@ def test_windows_1252_punctuation_is_read_as_written_with_a_warning() -> None:
     assert record.events[0].notes[0].text == "It’s a – great play \ufffd"
     assert [(d.line, d.severity.value) for d in record.diagnostics] == [(1, "warning")]
     assert "Windows-1252" in record.diagnostics[0].message
+    for breaks in (b"\r", b"\r\n"):
+        other = parse_gcg(data.replace(b"\n", breaks).replace(b"O\x92B", b"OB"), "w.gcg")
+        assert [d.line for d in other.diagnostics] == [2]
     plain = parse_gcg(b"#player1 Z Zo\xe9\n#player2 B Bo\n", "l.gcg")
     assert plain.players[0].name == "Zoé" and not plain.diagnostics
 
