@@ -225,16 +225,11 @@ def warn_of_racks_beyond_set(record: GcgRecord, distribution: Distribution, star
                              ) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Warn, at its line, of each event after which the racks the record gives hold more
     of a tile together than the set leaves beside the board (each rack fitting alone);
-    the warnings are added to ``items``, once for racks that stay the same over several
-    positions. Gives ``CrosswordGame.left_out_racks``."""
+    the warnings are added to ``items``. Gives ``CrosswordGame.left_out_racks``."""
     found = racks_beyond_set(distribution, start, turns)
-    said, last = "", -2
     for index, seats, excess in found:
         if excess and index >= 0:
-            warning = _racks_warning(record, distribution, turns[index], seats, excess)
-            if warning.message != said or index != last + 1:
-                items.append(warning)
-            said, last = warning.message, index
+            items.append(_racks_warning(record, distribution, turns[index], seats, excess))
     return tuple((index, seats) for index, seats, _excess in found)
 
 
