@@ -268,8 +268,10 @@ class _Replay:
         event, before, player = move.event, move.before, move.player
         placement = parse_coordinate(event.position)
         if placement is None:
+            example = "D8 across or 8D down" if self.rules.orientation == "lettered-rows" \
+                else "8D across or D8 down"
             self.sink.error(event.line, f"{event.position!r} is not a coordinate "
-                                        "(expected e.g. 8D across or D8 down)")
+                                        f"(expected e.g. {example})")
             raise _StopReplay
         scored = self._place(event, before, placement)
         played = scored.played
@@ -333,6 +335,7 @@ class _Replay:
 
     def _exchange(self, move: _Move) -> Step:
         event, before = move.event, move.before
+        unreadable = False
         if event.exchange_count is not None:
             count, notation = event.exchange_count, f"-{event.exchange_count}"
         else:
@@ -340,7 +343,7 @@ class _Replay:
                 tiles = self.rules.codec.split(event.tiles, allow=BLANK + UNKNOWN)
             except TileError as exc:
                 self.sink.warning(event.line, f"exchanged tiles {event.tiles!r}: {exc}")
-                tiles = []
+                tiles, unreadable = [], True
             # GCG 1.3 writes unknown exchanged tiles as ``_``; CGP has no such tile, so a
             # partly known exchange is written as its count.
             known = [t.upper() for t in tiles if t != UNKNOWN]
@@ -349,7 +352,7 @@ class _Replay:
                         else f"-{count}") if count else ""
             self._check_subset(event.line, known, move.rack, "exchanged tiles")
         self._check_supply(event.line, move.rack)
-        if not 0 < count <= RACK_SIZE:
+        if not 0 < count <= RACK_SIZE and not unreadable:
             self.sink.warning(event.line, f"an exchange of {count} tiles: a rack holds 1 to "
                                           f"{RACK_SIZE}")
         if before.bag < RACK_SIZE:

@@ -427,3 +427,15 @@ def test_racks_of_passes_and_exchanges_are_held_to_the_tile_set() -> None:
         "5: warning: 3 'Q' tiles on the board and rack, but the english set has 1",
         "5: warning: 3 'Z' tiles on the board and rack, but the english set has 1",
         "6: warning: an exchange of 0 tiles: a rack holds 1 to 7"]
+
+
+def test_an_exchange_of_unreadable_tiles_is_one_warning() -> None:
+    game = play(HEAD + ">a: ABCDEFG -A1 +0 0\n")
+    assert messages(game) == [
+        "3: warning: exchanged tiles 'A1': '1' is not a tile of the english set"]
+
+
+def test_a_bad_coordinate_on_lettered_rows_is_explained_as_they_are_read() -> None:
+    game = play("#orientation lettered-rows\n" + HEAD + ">a: ABCDEFG ZZ AB +0 0\n")
+    assert messages(game) == ["4: error: 'ZZ' is not a coordinate (expected e.g. D8 across "
+                              "or 8D down)"]
