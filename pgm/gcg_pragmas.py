@@ -224,9 +224,9 @@ def comment_text(value: str) -> str:
         found = _COMMENT_FIELD.match(value, at)
         if found is None:
             return value
-        fields[found[1].lower()] = _ESCAPED.sub(r"\1", found[2])
+        fields[found[1].lower()] = _ESCAPED.sub(_unescaped, found[2])
         at = found.end()
-    if "text" not in fields:
+    if not fields.get("text"):
         return value
     by = ", ".join(filter(None, (fields.get("author"), fields.get("date"))))
     return f"{fields['text']} — {by}" if by else fields["text"]
@@ -234,6 +234,12 @@ def comment_text(value: str) -> str:
 
 _COMMENT_FIELD = re.compile(r'\s*([A-Za-z]+)\s*=\s*"((?:[^"\\]|\\.)*)"\s*(?:;|$)')
 _ESCAPED = re.compile(r"\\(.)")
+_ESCAPES = {"n": "\n", "t": "\t"}
+
+
+def _unescaped(found: re.Match[str]) -> str:
+    """``\\n`` and ``\\t`` as in C; any other character after a backslash as it is."""
+    return _ESCAPES.get(found[1], found[1])
 
 
 def _pragma_single(keyword: str, header: bool = True) -> Callable[[PragmaReader, int, str], None]:
