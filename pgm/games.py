@@ -52,9 +52,10 @@ def failed_game(source: Source, settings: GameSettings, data: bytes | None,
     and its folder holds a page that says so and the record itself (``data``, when it
     could be read), so that one record never stops the build of the event."""
     diagnostic = Diagnostic(source.relative, 0, Severity.ERROR, problem)
-    entry = make_entry(source, settings, _KINDS[source.path.suffix.lower()], "",
-                       {"players": (), "scores": None, "live": False, "turns": 0,
-                        "status": "not shown: see the error"}, (diagnostic,))
+    entry = make_entry(source, replace(settings, live=None), _KINDS[source.path.suffix.lower()],
+                       "", {"players": (), "scores": None, "live": False, "turns": 0,
+                            "status": "not shown: see the error"}, (diagnostic,))
+    entry = replace(entry, failed=True)
     record_name = f"input{source.path.suffix.lower()}" if data is not None else None
 
     def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:

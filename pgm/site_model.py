@@ -38,6 +38,9 @@ class GameEntry:
     stopped_at: int | None = None
     """Line of the error that stopped the replay: the game is shown up to it, neither
     in progress nor with a result."""
+    failed: bool = False
+    """The record could not be read, or pgm failed on it: its folder holds a page that
+    says so, never kept as the game's last good pages."""
 
     @property
     def updated_time(self) -> str:
@@ -60,6 +63,8 @@ class GameEntry:
     @property
     def short_status(self) -> str:
         """The status that gives nothing away, for spoiler-free events."""
+        if self.failed:
+            return "not shown"
         if self.live:
             return "in progress"
         return "finished" if self.stopped_at is None else "stopped by an error"

@@ -27,6 +27,7 @@ from pgm.config import ConfigSet, GameSettings
 from pgm.discover import Source
 from pgm.output import write_files
 from pgm.render import Theme, make_environment, template_failure, template_frame
+from pgm.resources import builtin_dir
 from pgm.site_pages import render_game_files
 from pgm.state import GameState, atomic_write, read_regular
 
@@ -125,19 +126,48 @@ def run_task(task: GameTask) -> GameOutcome:
     if task.parent is not None and os.getppid() != task.parent:
         os._exit(1)  # the build that started this worker is gone
     try:
+        return _game_outcome(worker, task)
+    except jinja2.TemplateError:
+        raise
+    except Exception as exc:
+        where = template_frame(exc)
+        if where is not None:  # to reach the build's process with its place
+            raise template_failure(exc, where) from None
+        raise
+
+
+def _game_outcome(worker: _Worker, task: GameTask) -> GameOutcome:
+    """The game's outcome; a record that cannot be read, or that pgm fails on, is the
+    record's failure (a page saying so), and the rest of the event is built. A theme's
+    template failing and a disk refusing a write are the build's: every game meets them."""
+    try:
         data = read_regular(task.source.path)[0]
     except OSError as exc:
-        return _failed(worker, task, None, f"cannot read the record: {exc.strerror}")
+        # tried again at the next build, whatever its fingerprint says
+        return _failed(worker, task, None, f"cannot read the record: {exc.strerror}", "")
     try:
         return _load_and_render(worker, task, data)
-    except (jinja2.TemplateError, OSError):
-        raise  # a theme's template or the disk: every game meets them, the build fails
+    except OSError:
+        raise
     except Exception as exc:  # noqa: BLE001 - a bug met on one record must not stop the rest
-        where = template_frame(exc)
-        if where is not None:  # a theme's template failed: the build's error, not the record's
-            raise template_failure(exc, where) from None
+        if _raised_by_theme(exc):
+            raise
         return _failed(worker, task, data, f"pgm failed on this record ({type(exc).__name__}: "
-                                           f"{exc}); please report it, with the record")
+                                           f"{exc}); please report it, with the record",
+                       task.fingerprint)
+
+
+def _raised_by_theme(exc: Exception) -> bool:
+    """Whether a template of the event's theme raised ``exc`` (a template error with no
+    place, such as a template the theme names and does not have, counts as the theme's);
+    pgm's own templates failing on one record's values are that record's failure."""
+    where = template_frame(exc)
+    if where is None:
+        return isinstance(exc, jinja2.TemplateError)
+    return not where[0].startswith(_BUILTIN_TEMPLATES)
+
+
+_BUILTIN_TEMPLATES = os.path.join(builtin_dir("templates"), "")
 
 
 def _load_and_render(worker: _Worker, task: GameTask, data: bytes) -> GameOutcome:
@@ -153,13 +183,15 @@ def _load_and_render(worker: _Worker, task: GameTask, data: bytes) -> GameOutcom
                        written)
 
 
-def _failed(worker: _Worker, task: GameTask, data: bytes | None, problem: str) -> GameOutcome:
-    """The outcome of a record that could not be read or shown: a page that says so."""
+def _failed(worker: _Worker, task: GameTask, data: bytes | None, problem: str,
+            fingerprint: str) -> GameOutcome:
+    """The outcome of a record that could not be read or shown: a page that says so,
+    kept under ``fingerprint`` ("" for none: the next build tries again)."""
     from pgm.games import failed_game
 
     game = failed_game(task.source, task.settings, data, problem)
     files, written = _render(worker, task, game)
-    return GameOutcome(GameState(task.fingerprint, game.entry, files, False), False, written)
+    return GameOutcome(GameState(fingerprint, game.entry, files, False), False, written)
 
 
 def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState, now: GameEntry
@@ -232,6 +264,8 @@ def _broken_by_save(previous: GameState, entry: GameEntry) -> bool:
     """Whether the record, as saved now, lost what its last pages show: it has errors
     where they had none, or its replay stops at an error where theirs did not (a game
     in progress may carry an error that stops nothing, such as an unknown encoding)."""
+    if previous.entry.failed:
+        return False  # a page saying the game cannot be shown is no good page to keep
     return (previous.clean and bool(entry.errors)) or \
         (entry.stopped_at is not None and previous.entry.stopped_at is None)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import random
 import re
@@ -16,7 +17,7 @@ import pytest
 from conftest import CORPUS, ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sitehelpers import make_event, run_build
+from sitehelpers import make_event, record_prefix, run_build
 
 from pgm.config import load_configs
 from pgm.crossword import replay
@@ -453,3 +454,72 @@ def test_a_theme_template_that_fails_fails_the_build_naming_it(tmp_path, jobs) -
                      r"unsupported operand", result.output), result.output
     assert "pgm failed on this record" not in result.output
     assert (out / "g0/3.html").read_bytes() == before
+
+
+def test_pgms_own_template_failing_on_one_records_values_fails_that_record(
+        tmp_path, monkeypatch) -> None:
+    """A value pgm's own templates cannot print (a bug met by one record) is that
+    record's failure, not a template error that stops the event."""
+    import pgm.render
+    from pgm.build import BuildOptions, build
+
+    real_printed = pgm.render.printed
+
+    def failing_on_doomed(value):
+        if value == "Doomed":
+            raise ValueError("cannot print it")
+        return real_printed(value)
+
+    monkeypatch.setattr(pgm.render._Environment, "printed", staticmethod(failing_on_doomed))
+    event = make_event(tmp_path / "ev", {"a.gcg": GOOD, "b.gcg": b"#title Doomed\n" + GOOD})
+    result = build(BuildOptions(event, tmp_path / "o", jobs=1))
+    assert result.broken_games == ["b.gcg"]
+    assert "pgm failed on this record (ValueError: cannot print it)" in str(result.diagnostics[0])
+    assert (tmp_path / "o/a/1.html").is_file()
+
+
+def test_a_failure_page_is_never_kept_as_last_good_pages(tmp_path, monkeypatch) -> None:
+    """While watching, a record that could not be read gets a page saying so; once it
+    reads again, half-written or not, its game is rendered from it."""
+    from pgm.build import BuildOptions, build
+
+    real_open = os.open
+
+    def refusing(path, *args, **kwargs):
+        if os.fspath(path).endswith("g.gcg"):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_open(path, *args, **kwargs)
+
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD})
+    out = tmp_path / "o"
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    monkeypatch.setattr(os, "open", refusing)
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    assert "cannot be shown" in (out / "g/index.html").read_text()
+    monkeypatch.setattr(os, "open", real_open)
+    (event / "g.gcg").write_bytes(record_prefix(GOOD, 4) + b">Andy: ABC")  # half-written
+    result = build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    assert result.broken_games == ["g.gcg"]
+    assert "cannot be shown" not in (out / "g/index.html").read_text()
+    assert (out / "g/4.html").is_file() and not (out / "g/5.html").exists()
+
+
+def test_a_record_not_shown_is_neither_live_nor_finished(tmp_path, monkeypatch) -> None:
+    from pgm.build import BuildOptions, build
+
+    real_open = os.open
+
+    def refusing(path, *args, **kwargs):
+        if os.fspath(path).endswith("g.gcg"):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_open(path, *args, **kwargs)
+
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml":
+                                         "spoiler_free: true\ngames:\n  g.gcg: {live: true}\n"})
+    monkeypatch.setattr(os, "open", refusing)
+    build(BuildOptions(event, tmp_path / "o", jobs=1))
+    monkeypatch.setattr(os, "open", real_open)
+    listed = json.loads((tmp_path / "o/live.json").read_text())["games"][0]
+    assert listed["live"] is False
+    index = (tmp_path / "o/index.html").read_text()
+    assert '<span class="status-text">not shown</span>' in index
