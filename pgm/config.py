@@ -362,8 +362,10 @@ def _yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
     return (mark.line + 1 if mark else 0), f"YAML syntax error: {problem}"
 
 
-_LEFT_OPEN = ("while scanning a quoted scalar", "while parsing a flow")
-"""How PyYAML says what it was reading when a quote, ``[`` or ``{`` was never closed."""
+_LEFT_OPEN = ("while scanning a quoted scalar", "while parsing a flow",
+              "while scanning a simple key")
+"""How PyYAML says what it was reading when a quote, ``[`` or ``{`` was never closed,
+or a key never got its ``:`` (found missing only on the next line)."""
 
 
 def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:

@@ -356,8 +356,8 @@ class _Replay:
             self.sink.warning(event.line, f"an exchange of {count} tiles: a rack holds 1 to "
                                           f"{RACK_SIZE}")
         if before.bag < RACK_SIZE:
-            self.sink.warning(event.line, f"exchange of {count} with only {before.bag} tiles "
-                                          "in the bag")
+            what = "exchange" if unreadable else f"exchange of {count}"
+            self.sink.warning(event.line, f"{what} with only {before.bag} tiles in the bag")
         if event.score != 0:
             self.sink.warning(event.line, f"an exchange scores +0, not {event.score:+d}")
         return move.step(self._scoreless(move, notation))

@@ -135,6 +135,8 @@ BAD_CONFIGS = {
                                        "stream on line 3",
     "title: x\nround: 2: 3\n": "2: error: YAML syntax error: mapping values are not allowed",
     "title: x\ndescription: a\n- item\n": "3: error: YAML syntax error: expected <block end>",
+    "title: x\nbroken\n": "2: error: YAML syntax error: while scanning a simple key that "
+                          "starts here: could not find expected ':' on line 3",
     "- a list\n- not a mapping\n": "1: error: the configuration must be a mapping",
     "title: x\nspoiler_free: 3\n": "2: error: key 'spoiler_free' must be true or false, not 3",
     "games: 7\n": "1: error: key 'games' must map file names or globs to settings",
