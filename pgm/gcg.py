@@ -13,7 +13,7 @@ import re
 
 from pgm.diagnostics import DiagnosticSink
 from pgm.gcg_model import Event, EventKind, GcgRecord, Note, Player
-from pgm.gcg_pragmas import EventFields, OpenEvent, PragmaReader
+from pgm.gcg_pragmas import EventFields, OpenEvent, PragmaReader, finished_notes
 from pgm.utf16 import utf16_text
 
 __all__ = ["Event", "EventKind", "GcgRecord", "Note", "Player", "decode", "parse_gcg",
@@ -289,7 +289,7 @@ def parse_gcg(data: bytes, path: str) -> GcgRecord:
         pragmas=reader.pragmas,
         pragma_lines=reader.pragma_lines,
         description="\n".join(reader.descriptions),
-        game_notes=tuple(reader.game_notes),
+        game_notes=finished_notes(reader.game_notes),
         tile_declarations=tuple(reader.tiles),
         tile_lines=tuple(reader.tile_lines),
         incomplete_rack=reader.incomplete,

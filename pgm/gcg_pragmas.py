@@ -90,7 +90,7 @@ class OpenEvent:
         f = self.fields
         return _make_event(self.line, f.kind, self.nick, f.rack, f.score, f.cumulative,
                            f.position, f.word, f.tiles, f.exchange_count, f.extra,
-                           tuple(self.notes), tuple(self.racks_after), self.text)
+                           finished_notes(self.notes), tuple(self.racks_after), self.text)
 
 
 @dataclass
@@ -214,6 +214,13 @@ class PragmaReader:
             self.descriptions.append(value)
 
 
+def finished_notes(notes: list[Note]) -> tuple[Note, ...]:
+    """Notes as read, their continuation lines joined, and each ``#comment`` as it says
+    (:func:`comment_text`): the spec's own example spreads its fields over two lines."""
+    return tuple(Note(n.line, comment_text(n.text), n.kind) if n.kind == "comment" else n
+                 for n in notes)
+
+
 def comment_text(value: str) -> str:
     """What a ``#comment`` says. The spec's structured form, ``date="2006-06-02 13:05";
     author="John Chew"; text="\\"Hello, world!\\""``, is read as its text and then who
@@ -228,7 +235,9 @@ def comment_text(value: str) -> str:
         at = found.end()
     if not fields.get("text"):
         return value
-    by = ", ".join(filter(None, (fields.get("author"), fields.get("date"))))
+    # an author or a date wrapped onto a continuation line is one line again
+    by = ", ".join(" ".join(fields.get(name, "").split()) for name in ("author", "date")
+                   if fields.get(name, "").strip())
     return f"{fields['text']} — {by}" if by else fields["text"]
 
 
@@ -256,8 +265,7 @@ _PRAGMA_HANDLERS: dict[str, Callable[[PragmaReader, int, str], None]] = {
     "tile-distribution": _pragma_single("tile-distribution"),
     "id": PragmaReader._id,
     "note": PragmaReader._note,
-    "comment": lambda reader, number, value: reader._note(number, comment_text(value),
-                                                          "comment"),
+    "comment": lambda reader, number, value: reader._note(number, value, "comment"),
     "-": lambda reader, number, value: reader.continue_note(value),
     "tile": PragmaReader._tile,
     "character-encoding": PragmaReader._encoding,

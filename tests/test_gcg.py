@@ -268,10 +268,12 @@ def test_a_structured_comment_shows_its_text_author_and_date() -> None:
         b'#player1 a Ann\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n'
         b'#comment date="2006-06-02 13:05"; author="John Chew"; text="\\"Hello, world!\\""\n'
         b'#comment a plain comment; x = "y"\n'
-        b'#comment text="two\\nlines, a \\\\"; author="A"\n#comment text=""; author="B"\n',
+        b'#comment text="two\\nlines, a \\\\"; author="A"\n#comment text=""; author="B"\n'
+        b'#comment date="2006-06-02 13:05"; author="John Chew\n  <jj@example.org>"; text="Hi"\n',
         "c.gcg")
     comments = [(n.kind, n.text) for n in record.events[0].notes]
     assert comments == [("comment", '"Hello, world!" — John Chew, 2006-06-02 13:05'),
                         ("comment", 'a plain comment; x = "y"'),
                         ("comment", "two\nlines, a \\ — A"),
-                        ("comment", 'text=""; author="B"')]
+                        ("comment", 'text=""; author="B"'),
+                        ("comment", "Hi — John Chew <jj@example.org>, 2006-06-02 13:05")]
