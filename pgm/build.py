@@ -201,15 +201,44 @@ def _build_error(exc: Exception) -> BuildError | None:
     return None
 
 
+@dataclass
+class _InPlace:
+    """What a rebuild in place has written beside the files it replaces, and the files
+    it removes: done only once every changed game and index page is made, so that a
+    rebuild that fails (a theme's template meeting a record it cannot show) changes
+    nothing."""
+
+    staged: list[tuple[str, str]] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+
+    def commit(self, out: Path) -> None:
+        from pgm.workers import remove_stale
+
+        for temp, path in self.staged:
+            os.replace(temp, path)
+        if self.stale:
+            remove_stale(out, self.stale, set())
+
+    def discard(self, out: Path, plan: Plan) -> None:
+        """Every temporary file of this build, also of games whose outcome never came
+        back (a worker process ahead of the game that failed)."""
+        from pgm.state import remove_staged
+
+        for change in plan.changes:
+            remove_staged(out / change.source.slug, os.getpid())
+
+
 def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_place: bool,
          result: BuildResult, progress: Callable[[int], Progress] | None,
-         last_site: Path | None = None) -> dict[str, GameState]:
+         last_site: Path | None = None, writes: _InPlace | None = None
+         ) -> dict[str, GameState]:
     """Render the planned games; returns the state of every game of the event.
-    ``last_site``: the site a full build replaces (see ``GameTask.last_site``)."""
+    ``last_site``: the site a full build replaces (see ``GameTask.last_site``);
+    ``writes``: where a rebuild in place keeps what it is to commit."""
     states = dict(plan.kept)
     if plan.changes:
         states.update(_render_games(plan, options, event, target, in_place, result, progress,
-                                    last_site))
+                                    last_site, writes))
     for slug in plan.order:
         game = states[slug]
         result.pages += game.pages
@@ -222,8 +251,8 @@ def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_plac
 
 def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path,
                   in_place: bool, result: BuildResult,
-                  progress: Callable[[int], Progress] | None, last_site: Path | None
-                  ) -> dict[str, GameState]:
+                  progress: Callable[[int], Progress] | None, last_site: Path | None,
+                  writes: _InPlace | None) -> dict[str, GameState]:
     """The changed games' new states. The worker machinery and the game kinds are
     imported here, so a build with nothing to render never loads them."""
     from pgm.workers import GameTask, default_jobs, run_tasks
@@ -237,6 +266,9 @@ def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path
                          tick)
     states = {}
     for change, outcome in zip(plan.changes, outcomes, strict=True):
+        if writes is not None:
+            writes.staged += outcome.staged
+            writes.stale += outcome.stale
         outcome.state.remember(change.record)
         states[change.source.slug] = outcome.state
         result.rendered_games += not outcome.kept
@@ -314,14 +346,23 @@ def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, 
                        result: BuildResult, progress: Callable[[int], Progress] | None
                        ) -> None:
     plan = plan_games(event.configs, event.sources, state)
-    states = _run(plan, options, event, out, True, result, progress)
-    removed = [slug for slug in state.games if slug not in states]
-    unchanged = plan.drafts == state.drafts and \
-        all(s is state.games.get(slug) for slug, s in states.items())
-    if not result.rendered_games and not removed and unchanged:
-        result.pages += sum(1 for p in state.site_files if p.endswith(".html"))
-        return
-    site, layout = _update_event_files(event, plan, state, states, out, result)
+    writes = _InPlace()
+    try:
+        states = _run(plan, options, event, out, True, result, progress, None, writes)
+        removed = [slug for slug in state.games if slug not in states]
+        unchanged = plan.drafts == state.drafts and \
+            all(s is state.games.get(slug) for slug, s in states.items())
+        if not result.rendered_games and not removed and unchanged and not writes.staged:
+            result.pages += sum(1 for p in state.site_files if p.endswith(".html"))
+            return
+        # Every page made before any is written: a template error writes nothing.
+        pages = [(path, "".join(chunks))
+                 for path, chunks in _render_site(event, _entries(plan, states), keep=True)]
+    except BaseException:
+        writes.discard(out, plan)
+        raise
+    writes.commit(out)
+    site, layout = _update_event_files(event, states, state, pages, out, result)
     if removed or plan.replaced:
         from pgm.workers import remove_stale
 
@@ -333,17 +374,14 @@ def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, 
                keep=True)
 
 
-def _update_event_files(event: _Event, plan: Plan, state: BuildState,
-                        states: dict[str, GameState], out: Path, result: BuildResult
+def _update_event_files(event: _Event, states: dict[str, GameState], state: BuildState,
+                        site: list[tuple[str, str]], out: Path, result: BuildResult
                         ) -> tuple[list[str], Layout]:
-    """The pages about the event and its moves.csv, each replaced only if its bytes
-    change; returns the site files and the moves.csv layout."""
+    """The pages about the event (``site``, made) and its moves.csv, each replaced only
+    if its bytes change; returns the site files and the moves.csv layout."""
     from pgm.event_moves import NAME as MOVES_NAME
     from pgm.event_moves import replace_event_moves
 
-    # Every page made before any is written: a template error writes nothing.
-    site = [(path, "".join(chunks))
-            for path, chunks in _render_site(event, _entries(plan, states), keep=True)]
     result.pages += sum(1 for p, _ in site if p.endswith(".html"))
     result.files_written += sum(atomic_write(out / path, content) for path, content in site)
     same = frozenset(slug for slug, s in states.items() if s is state.games.get(slug))

@@ -339,16 +339,33 @@ def atomic_write(path: Path, content: str | bytes) -> bool:
     A web server serving the folder hands out either the old file or the new one,
     never a mix, and never a 404 for a file that existed.
     """
+    temp = stage_write(path, content)
+    if temp is None:
+        return False
+    os.replace(temp, path)
+    return True
+
+
+def stage_write(path: Path, content: str | bytes, owner: int | None = None) -> Path | None:
+    """Write ``content`` to a temporary file beside ``path``, to be renamed onto it
+    (``os.replace``) when the caller is ready; None when ``path`` holds it already.
+    ``owner`` (default this process) names the build the file is for, whose
+    :func:`remove_staged` finds it should the build fail."""
     data = content.encode("utf-8") if isinstance(content, str) else content
     try:
         if path.read_bytes() == data:
-            return False
+            return None
     except OSError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    temp = path.parent / f".{path.name}.{owner or os.getpid()}.tmp"
     # No fsync: readers need atomicity, not durability across power loss, and a live
     # rebuild should take milliseconds.
     temp.write_bytes(data)
-    os.replace(temp, path)
-    return True
+    return temp
+
+
+def remove_staged(folder: Path, owner: int) -> None:
+    """The temporary files :func:`stage_write` left in ``folder`` for build ``owner``."""
+    for temp in folder.glob(f".*.{owner}.tmp"):
+        temp.unlink(missing_ok=True)

@@ -29,7 +29,7 @@ from pgm.output import write_files
 from pgm.render import Theme, make_environment, template_failure, template_frame
 from pgm.resources import builtin_dir
 from pgm.site_pages import render_game_files
-from pgm.state import GameState, atomic_write, read_regular
+from pgm.state import GameState, read_regular, stage_write
 
 if TYPE_CHECKING:
     from pgm.games import LoadedGame
@@ -63,6 +63,11 @@ class GameOutcome:
     kept: bool
     """The last good pages were kept (the record does not replay cleanly right now)."""
     files_written: int
+    staged: tuple[tuple[str, str], ...] = ()
+    """In place: (temporary file, file it replaces) for each file written, in the order
+    to rename them once every changed game and index page is made (``commit_in_place``)."""
+    stale: tuple[str, ...] = ()
+    """In place: the game's files, relative to the output folder, to remove then."""
 
 
 @dataclass
@@ -177,10 +182,9 @@ def _load_and_render(worker: _Worker, task: GameTask, data: bytes) -> GameOutcom
         kept = _keep_last_good(worker, task, previous, game.entry)
         if kept is not None:
             return kept
-    files, written = _render(worker, task, game)
     entry = game.entry
-    return GameOutcome(GameState(task.fingerprint, entry, files, not entry.errors), False,
-                       written)
+    return _render(worker, task, game).outcome(
+        GameState(task.fingerprint, entry, [], not entry.errors), False)
 
 
 def _failed(worker: _Worker, task: GameTask, data: bytes | None, problem: str,
@@ -190,8 +194,8 @@ def _failed(worker: _Worker, task: GameTask, data: bytes | None, problem: str,
     from pgm.games import failed_game
 
     game = failed_game(task.source, task.settings, data, problem)
-    files, written = _render(worker, task, game)
-    return GameOutcome(GameState(fingerprint, game.entry, files, False), False, written)
+    return _render(worker, task, game).outcome(GameState(fingerprint, game.entry, [], False),
+                                               False)
 
 
 def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState, now: GameEntry
@@ -208,35 +212,51 @@ def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState, now: G
     last_good = _last_good_game(worker, task, previous)
     if last_good is None:
         return None
-    files, written = _render(worker, task, last_good)
     kept = replace(last_good.entry, diagnostics=now.diagnostics)
-    return GameOutcome(GameState(previous.fingerprint, kept, files, previous.clean), True,
-                       written)
+    return _render(worker, task, last_good).outcome(
+        GameState(previous.fingerprint, kept, [], previous.clean), True)
 
 
-def _render(worker: _Worker, task: GameTask, game: LoadedGame) -> tuple[list[str], int]:
-    """Render and write ``game``; the names of its files inside its folder, and how many
-    were written. Into a staging folder each file is written as soon as it is made, so
-    that a record of thousands of turns never holds its pages in memory; should one
-    fail, those written are removed. In place, every file is made before any is
-    written: the live site gets all of the game or nothing new."""
+@dataclass(frozen=True)
+class _Written:
+    """What rendering a game wrote (see ``GameOutcome``)."""
+
+    names: list[str]
+    """The game's files, inside its folder."""
+    count: int
+    staged: tuple[tuple[str, str], ...] = ()
+    stale: tuple[str, ...] = ()
+
+    def outcome(self, state: GameState, kept: bool) -> GameOutcome:
+        """The outcome of a game whose ``state`` is to list these files."""
+        return GameOutcome(replace(state, files=self.names), kept, self.count, self.staged,
+                           self.stale)
+
+
+def _render(worker: _Worker, task: GameTask, game: LoadedGame) -> _Written:
+    """Render and write ``game``. Into a staging folder each file is written as soon as
+    it is made, so that a record of thousands of turns never holds its pages in memory;
+    should one fail, those written are removed. In place, every file is made before any
+    is written, and written beside the one it replaces, for the build to rename once it
+    has made every changed game and index page: the live site gets all of the build or
+    nothing new."""
     files = render_game_files(worker.env, worker.configs, game)
+    slug = len(game.entry.slug) + 1
     paths: list[str] = []
     if task.in_place:
         made = list(files)
         paths = [path for path, _ in made]
-        written = _write_in_place(task, made)
-        if task.previous is not None:
-            remove_stale(task.target, task.previous.paths, set(paths))
-    else:
-        try:
-            write_files(task.target, _noting(files, paths))
-        except BaseException:
-            for path in paths:
-                (task.target / path).unlink(missing_ok=True)
-            raise
-        written = len(paths)
-    return [path[len(game.entry.slug) + 1:] for path in paths], written
+        staged = _stage_in_place(task, made)
+        keep = set(paths)
+        stale = tuple(p for p in task.previous.paths if p not in keep) if task.previous else ()
+        return _Written([path[slug:] for path in paths], len(staged), staged, stale)
+    try:
+        write_files(task.target, _noting(files, paths))
+    except BaseException:
+        for path in paths:
+            (task.target / path).unlink(missing_ok=True)
+        raise
+    return _Written([path[slug:] for path in paths], len(paths))
 
 
 def _noting(files: Iterator[tuple[str, str | bytes]], paths: list[str]
@@ -270,13 +290,20 @@ def _broken_by_save(previous: GameState, entry: GameEntry) -> bool:
         (entry.stopped_at is not None and previous.entry.stopped_at is None)
 
 
-def _write_in_place(task: GameTask, files: list[tuple[str, str | bytes]]) -> int:
-    # Turn pages first, then the game's index, then game.json, so that no link points at
-    # a page that is not there yet, and a page that polls game.json and finds it changed
-    # finds itself changed too.
+def _stage_in_place(task: GameTask, files: list[tuple[str, str | bytes]]
+                    ) -> tuple[tuple[str, str], ...]:
+    """Each changed file written beside the one it replaces, in the order to rename them:
+    turn pages first, then the game's index, then game.json, so that no link points at
+    a page that is not there yet, and a page that polls game.json and finds it changed
+    finds itself changed too."""
     ordered = sorted(files, key=lambda f: (f[0].endswith("game.json"),
                                            f[0].endswith("index.html"), f[0]))
-    return sum(atomic_write(task.target / path, content) for path, content in ordered)
+    staged = []
+    for path, content in ordered:
+        temp = stage_write(task.target / path, content, task.parent)
+        if temp is not None:
+            staged.append((str(temp), str(task.target / path)))
+    return tuple(staged)
 
 
 def remove_stale(out: Path, old_files: list[str], keep: set[str]) -> None:

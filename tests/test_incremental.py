@@ -6,7 +6,9 @@ import json
 import os
 import shutil
 import time
+from pathlib import Path
 
+import pytest
 from conftest import CORPUS
 from sitehelpers import make_event, record_prefix
 
@@ -362,18 +364,45 @@ def test_a_half_save_of_a_game_with_a_harmless_error_keeps_its_last_pages(tmp_pa
 
 def test_a_changed_game_writes_its_pages_then_its_index_then_game_json(tmp_path,
                                                                         monkeypatch) -> None:
-    """A page that polls game.json and finds it changed must find itself changed too."""
-    import pgm.workers
-
+    """A page that polls game.json and finds it changed must find itself changed too;
+    the event's pages, which link to the game's, come after them."""
     record = (CORPUS / "gcg" / GAMES[0]).read_bytes()
     event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(record, 5)})
     out = tmp_path / "site"
     build(BuildOptions(event, out, jobs=1))
-    written = []
-    write = pgm.workers.atomic_write
-    monkeypatch.setattr(pgm.workers, "atomic_write",
-                        lambda path, content: written.append(path.name) or write(path, content))
+    renamed = []
+    replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda temp, path: renamed.append(
+        Path(path).relative_to(out).as_posix()) or replace(temp, path))
     (event / "g.gcg").write_bytes(record_prefix(record, 6))
     build(BuildOptions(event, out, jobs=1))
-    assert written[-2:] == ["index.html", "game.json"]
-    assert {"1.html", "6.html", "input.gcg", "moves.csv"} <= set(written[:-2])
+    game = [name for name in renamed if name.startswith("g/")]
+    assert game[-2:] == ["g/index.html", "g/game.json"]
+    assert {"g/1.html", "g/6.html", "g/input.gcg", "g/moves.csv"} <= set(game[:-2])
+    assert renamed.index("g/game.json") < renamed.index("index.html")
+
+
+@pytest.mark.parametrize("games", [2, 9])  # 9 changed games go to worker processes
+def test_a_rebuild_that_fails_changes_nothing(tmp_path, games) -> None:
+    """A theme's template that cannot show one changed record fails the rebuild, and
+    the other changed games, rendered before it, are not published either: the site is
+    as it was, and no temporary file is left."""
+    from sitehelpers import run_build
+
+    record = (CORPUS / "gcg" / GAMES[0]).read_bytes()
+    event = make_event(tmp_path / "ev", {f"g{n}.gcg": record for n in range(games)})
+    (event / "event.yaml").write_text("theme_dir: theme\n")
+    (event / "theme").mkdir()
+    (event / "theme/turn.html").write_text(
+        '{% extends "!default/turn.html" %}{% block crumbs %}{{ super() }}'
+        '{% if "BROKEN" in game.label %}{{ 1 + "x" }}{% endif %}{% endblock %}\n')
+    out = tmp_path / "site"
+    assert run_build(str(event), "-o", str(out)).exit_code == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    for n in range(games):
+        title = "BROKEN" if n == games - 1 else f"Changed {n}"
+        (event / f"g{n}.gcg").write_bytes(f"#title {title}\n".encode() + record)
+    result = run_build(str(event), "-o", str(out))
+    assert result.exit_code == 1 and "template error in" in result.output
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
