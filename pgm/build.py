@@ -76,6 +76,11 @@ class BuildResult:
     seconds: float = 0.0
     diagnostics: list[Diagnostic] = field(default_factory=list)
     broken_games: list[str] = field(default_factory=list)
+    """Records with errors, those not shown among them."""
+    not_shown: list[str] = field(default_factory=list)
+    """Records that could not be read, or that pgm failed on: a page says so."""
+    kept_games: int = 0
+    """Games whose last good pages were kept while their records do not replay."""
 
     @property
     def errors(self) -> int:
@@ -245,6 +250,8 @@ def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_plac
         result.diagnostics += game.entry.diagnostics
         if game.entry.errors:
             result.broken_games.append(game.entry.relative)
+        if game.entry.failed:
+            result.not_shown.append(game.entry.relative)
     result.games = len(plan.order)
     return states
 
@@ -272,6 +279,7 @@ def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path
         outcome.state.remember(change.record)
         states[change.source.slug] = outcome.state
         result.rendered_games += not outcome.kept
+        result.kept_games += outcome.kept
         result.files_written += outcome.files_written
     return states
 

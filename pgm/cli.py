@@ -100,9 +100,11 @@ def _summary(result: BuildResult) -> str:
     lines = [f"Built {result.games} record{'s' if result.games != 1 else ''}, "
              f"{result.pages} pages in {result.seconds:.2f} s: {result.errors} error(s), "
              f"{result.warnings} warning(s). Open {result.out / 'index.html'}"]
-    if result.broken_games:
-        lines.append("Records with errors (rendered up to the problem): " +
-                     ", ".join(result.broken_games))
+    shown = [record for record in result.broken_games if record not in result.not_shown]
+    if shown:
+        lines.append("Records with errors (rendered up to the problem): " + ", ".join(shown))
+    if result.not_shown:
+        lines.append("Records not shown (a page says why): " + ", ".join(result.not_shown))
     if not result.games:
         lines.append("No games to show: pgm reads the .gcg, .gn and .cgp files in the event "
                      "folder and its subfolders (not in folders whose name starts with . or _, "
@@ -133,7 +135,8 @@ def _report_rebuild(outcome: BuildResult | BuildError) -> None:
     for diagnostic in outcome.diagnostics:
         if diagnostic.severity is Severity.ERROR:
             click.echo(f"{stamp} {diagnostic}", err=True)
-    kept = " (kept the last good pages of games with errors)" if outcome.errors else ""
+    kept = (f" (kept the last good pages of {outcome.kept_games} game(s) whose record does "
+            "not replay)") if outcome.kept_games else ""
     click.echo(f"{stamp} {outcome.rendered_games} game(s) rebuilt, {outcome.files_written} "
                f"file(s) written in {outcome.seconds * 1000:.0f} ms{kept}", err=True)
 

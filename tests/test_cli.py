@@ -106,3 +106,39 @@ def test_python_dash_m_runs_the_cli() -> None:
     done = subprocess.run([sys.executable, "-m", "pgm", "--version"], capture_output=True,
                           text=True, check=True)
     assert done.stdout.startswith("pgm, version ")
+
+
+def test_the_summary_tells_records_not_shown_from_records_shown_up_to_an_error(
+        tmp_path, monkeypatch) -> None:
+    import errno
+    import os
+
+    from sitehelpers import make_event
+
+    good = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {"a.gcg": good, "b.gcg": good,
+                                         "c.gcg": good + b">Andy: ABC\n"})
+    real_open = os.open
+
+    def refusing_b(path, *args, **kwargs):
+        if os.fspath(path).endswith("b.gcg"):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refusing_b)
+    result = run("build", str(event), "--jobs", "1")
+    assert result.exit_code == 1
+    assert "Records with errors (rendered up to the problem): c.gcg\n" in result.output
+    assert "Records not shown (a page says why): b.gcg" in result.output
+
+
+def test_the_watch_log_says_kept_pages_only_when_some_were_kept(tmp_path, capsys) -> None:
+    from pgm.build import BuildResult
+    from pgm.cli import _report_rebuild
+
+    _report_rebuild(BuildResult(tmp_path, rendered_games=1, kept_games=1))
+    _report_rebuild(BuildResult(tmp_path, rendered_games=1))
+    first, second = capsys.readouterr().err.splitlines()
+    assert first.endswith("(kept the last good pages of 1 game(s) whose record does not "
+                          "replay)")
+    assert second.endswith(" ms")
