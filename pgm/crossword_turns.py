@@ -42,12 +42,19 @@ class NoteView:
     html: str
 
 
+_LISTED_AROUND = 250
+"""Turns listed on either side of a page's own. Every real game fits (a few hundred
+turns at most); a record of thousands of lines, broken or hostile, would otherwise list
+them all on each of its thousands of pages: gigabytes of pages for one game."""
+
+
 class TurnList:
     """The list of every turn on each turn page: items are made once per game and only
     the current one differs from page to page. An item is ``turn_item`` filled in from
     a plan (one for the current item, one for the others) when the macro only prints
     the row's number, word and score. In a spoiler-free event the list stops at the
-    page's own turn: the turns after it would give the game away."""
+    page's own turn: the turns after it would give the game away. Past
+    ``_LISTED_AROUND`` turns either side, a gap links to the first and last turns left out."""
 
     _FIELDS = ("number", "word", "score")
 
@@ -63,11 +70,19 @@ class TurnList:
         self._sheet = sheet
         self._items = [self._item(row, False) for row in sheet]
         self._spoiler_free = spoiler_free
+        self._gap = memo(env, "partials/fragments.html", "turn_list_gap")
 
     def for_turn(self, number: int) -> Markup:
         current = self._item(self._sheet[number - 1], True)
-        later = [] if self._spoiler_free else self._items[number:]
-        return markup("".join(self._items[:number - 1] + [current] + later))
+        total = len(self._sheet)
+        first = max(1, number - _LISTED_AROUND)
+        last = number if self._spoiler_free else min(total, number + _LISTED_AROUND)
+        items = self._items[first - 1:number - 1] + [current] + self._items[number:last]
+        if first > 1:
+            items.insert(0, self._gap(1, first - 1))
+        if last < total and not self._spoiler_free:
+            items.append(self._gap(last + 1, total))
+        return markup("".join(items))
 
     def _item(self, row: SheetRow, current: bool) -> str:
         plan = self._plans[current]

@@ -525,3 +525,29 @@ def test_a_record_not_shown_is_neither_live_nor_finished(tmp_path, monkeypatch) 
     assert listed["live"] is False
     index = (tmp_path / "o/index.html").read_text()
     assert '<span class="status-text">not shown</span>' in index
+
+
+@pytest.mark.parametrize("spoiler_free", [False, True])
+def test_a_record_of_hundreds_of_turns_lists_those_around_each_page(tmp_path,
+                                                                    spoiler_free) -> None:
+    """A broken record of 700 passes: each turn page lists 250 turns either side of its
+    own and links across the gaps, instead of every turn on every page (pages growing
+    with the record, the site with its square)."""
+    lines = [b"#player1 a Ann", b"#player2 b Bob"] + \
+        [b">a: ABCDEFG - +0 0" if n % 2 == 0 else b">b: HIJKLMN - +0 0" for n in range(700)]
+    event = make_event(tmp_path / "ev", {"long.gcg": b"\n".join(lines) + b"\n",
+                                         "event.yaml": f"spoiler_free: {spoiler_free}\n"})
+    run_build(str(event), "-o", str(tmp_path / "o"))
+
+    def listed(number: int) -> list[str]:
+        page = (tmp_path / f"o/long/{number}.html").read_text()
+        turn_list = page.split('<nav class="turn-list"', 1)[1]
+        return re.findall(r'<li[^>]*>(?:Turns )?<a href="(\d+)\.html"', turn_list)
+
+    middle = listed(350)
+    # a gap's first link is to its first turn
+    assert middle[0] == "1" and middle[1] == "100" and middle[-1] == ("350" if spoiler_free
+                                                                      else "601")
+    assert len(middle) == (252 if spoiler_free else 503)
+    assert listed(5)[:5] == ["1", "2", "3", "4", "5"]
+    assert len(listed(5)) == (5 if spoiler_free else 256)
