@@ -42,8 +42,8 @@ class NoteView:
     html: str
 
 
-_LISTED_AROUND = 250
-"""Turns listed on either side of a page's own. Every real game fits (a few hundred
+_LISTED = 500
+"""Turns a turn page lists at most, around its own. Every real game fits (a few hundred
 turns at most); a record of thousands of lines, broken or hostile, would otherwise list
 them all on each of its thousands of pages: gigabytes of pages for one game."""
 
@@ -53,8 +53,8 @@ class TurnList:
     the current one differs from page to page. An item is ``turn_item`` filled in from
     a plan (one for the current item, one for the others) when the macro only prints
     the row's number, word and score. In a spoiler-free event the list stops at the
-    page's own turn: the turns after it would give the game away. Past
-    ``_LISTED_AROUND`` turns either side, a gap links to the first and last turns left out."""
+    page's own turn: the turns after it would give the game away. Beyond ``_LISTED``
+    turns, a gap links to the first and last turns left out."""
 
     _FIELDS = ("number", "word", "score")
 
@@ -70,19 +70,40 @@ class TurnList:
         self._sheet = sheet
         self._items = [self._item(row, False) for row in sheet]
         self._spoiler_free = spoiler_free
-        self._gap = memo(env, "partials/fragments.html", "turn_list_gap")
+        self._env = env
 
     def for_turn(self, number: int) -> Markup:
         current = self._item(self._sheet[number - 1], True)
-        total = len(self._sheet)
-        first = max(1, number - _LISTED_AROUND)
-        last = number if self._spoiler_free else min(total, number + _LISTED_AROUND)
+        first, last = self._listed(number)
         items = self._items[first - 1:number - 1] + [current] + self._items[number:last]
         if first > 1:
             items.insert(0, self._gap(1, first - 1))
-        if last < total and not self._spoiler_free:
-            items.append(self._gap(last + 1, total))
+        if last < len(self._sheet) and not self._spoiler_free:  # later turns are spoilers
+            items.append(self._gap(last + 1, len(self._sheet)))
         return markup("".join(items))
+
+    def _listed(self, number: int) -> tuple[int, int]:
+        """The first and last turn turn ``number``'s page lists: all of them (so far, in
+        a spoiler-free event) up to ``_LISTED`` turns, else ``_LISTED`` around its own,
+        and never a gap of one turn."""
+        total = len(self._sheet)
+        if self._spoiler_free:
+            first, last = max(1, number - _LISTED + 1), number
+        elif total <= _LISTED:
+            first, last = 1, total
+        else:
+            first = min(max(1, number - _LISTED // 2), total - _LISTED + 1)
+            last = first + _LISTED - 1
+            last = total if last == total - 1 else last
+        return (1 if first == 2 else first), last
+
+    def _gap(self, first: int, last: int) -> str:
+        """The list's item for turns ``first`` to ``last`` left out; pgm's own macro when
+        a theme's ``fragments.html`` is older than it."""
+        module = self._env.get_template("partials/fragments.html").module
+        macro = getattr(module, "turn_list_gap", None) or self._env.get_template(
+            "!default/partials/fragments.html").module.turn_list_gap  # type: ignore[attr-defined]
+        return str(macro(first, last))
 
     def _item(self, row: SheetRow, current: bool) -> str:
         plan = self._plans[current]

@@ -530,24 +530,47 @@ def test_a_record_not_shown_is_neither_live_nor_finished(tmp_path, monkeypatch) 
 @pytest.mark.parametrize("spoiler_free", [False, True])
 def test_a_record_of_hundreds_of_turns_lists_those_around_each_page(tmp_path,
                                                                     spoiler_free) -> None:
-    """A broken record of 700 passes: each turn page lists 250 turns either side of its
-    own and links across the gaps, instead of every turn on every page (pages growing
-    with the record, the site with its square)."""
-    lines = [b"#player1 a Ann", b"#player2 b Bob"] + \
-        [b">a: ABCDEFG - +0 0" if n % 2 == 0 else b">b: HIJKLMN - +0 0" for n in range(700)]
-    event = make_event(tmp_path / "ev", {"long.gcg": b"\n".join(lines) + b"\n",
+    """A broken record of 700 passes: each turn page lists 500 turns around its own and
+    links across the gaps, instead of every turn on every page (pages growing with the
+    record, the site with its square); a record of 500 turns or fewer is listed whole."""
+    def passes(count: int) -> bytes:
+        lines = [b"#player1 a Ann", b"#player2 b Bob"] + [
+            b">a: ABCDEFG - +0 0" if n % 2 == 0 else b">b: HIJKLMN - +0 0" for n in range(count)]
+        return b"\n".join(lines) + b"\n"
+
+    event = make_event(tmp_path / "ev", {"long.gcg": passes(700), "short.gcg": passes(500),
                                          "event.yaml": f"spoiler_free: {spoiler_free}\n"})
     run_build(str(event), "-o", str(tmp_path / "o"))
 
-    def listed(number: int) -> list[str]:
-        page = (tmp_path / f"o/long/{number}.html").read_text()
+    def listed(game: str, number: int) -> list[str]:
+        page = (tmp_path / f"o/{game}/{number}.html").read_text()
         turn_list = page.split('<nav class="turn-list"', 1)[1]
         return re.findall(r'<li[^>]*>(?:Turns )?<a href="(\d+)\.html"', turn_list)
 
-    middle = listed(350)
-    # a gap's first link is to its first turn
-    assert middle[0] == "1" and middle[1] == "100" and middle[-1] == ("350" if spoiler_free
-                                                                      else "601")
-    assert len(middle) == (252 if spoiler_free else 503)
-    assert listed(5)[:5] == ["1", "2", "3", "4", "5"]
-    assert len(listed(5)) == (5 if spoiler_free else 256)
+    def turns(first: int, last: int) -> list[str]:
+        return [str(n) for n in range(first, last + 1)]
+
+    if spoiler_free:  # the turns so far, at most 500: no gap after, which would tell more
+        assert listed("long", 350) == turns(1, 350)
+        assert listed("long", 700) == ["1"] + turns(201, 700)  # a gap's first link: turn 1
+        assert listed("short", 500) == turns(1, 500)
+    else:
+        assert listed("long", 350) == ["1"] + turns(100, 599) + ["600"]
+        assert listed("long", 5) == turns(1, 500) + ["501"]
+        assert listed("long", 700) == ["1"] + turns(201, 700)
+        assert listed("long", 252) == turns(1, 501) + ["502"]  # no gap of turn 1 alone
+        assert listed("short", 1) == listed("short", 500) == turns(1, 500)
+
+
+def test_a_theme_fragments_file_older_than_the_turn_list_gap_still_works(tmp_path) -> None:
+    fragments = (ROOT / "templates/partials/fragments.html").read_text()
+    older = re.sub(r"\{#- Turns a long record.*?\{% endmacro %\}\n", "", fragments, flags=re.S)
+    assert "turn_list_gap" not in older
+    lines = [b"#player1 a Ann", b"#player2 b Bob"] + [
+        b">a: ABCDEFG - +0 0" if n % 2 == 0 else b">b: HIJKLMN - +0 0" for n in range(520)]
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "long.gcg": b"\n".join(lines) + b"\n",
+                                         "event.yaml": "theme_dir: theme\n",
+                                         "theme/partials/fragments.html": older})
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert "pgm failed" not in result.output and (tmp_path / "o/g/3.html").is_file()
+    assert '<li class="gap">Turns <a href="501.html">' in (tmp_path / "o/long/1.html").read_text()
