@@ -203,18 +203,18 @@ def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState, now: G
     """The game's last good pages, while its record (``now``) does not replay: kept as
     they are in place, or made again from the replaced site's copy of the record by a
     full build (templates or configuration changed). The state keeps the record's
-    errors, for the build to report, and the last good pages' fingerprint, so that the
-    next build looks at the record again. None when there is no copy to make them from."""
+    errors, for the build to report, and no fingerprint, so that the next build looks at
+    the record again, even put back as it was (an editor's undo). None when there is no
+    copy to make them from."""
     if task.in_place:
         kept = replace(previous.entry, diagnostics=now.diagnostics)
-        return GameOutcome(GameState(previous.fingerprint, kept, previous.files,
-                                     previous.clean), True, 0)
+        return GameOutcome(GameState("", kept, previous.files, previous.clean), True, 0)
     last_good = _last_good_game(worker, task, previous)
     if last_good is None:
         return None
     kept = replace(last_good.entry, diagnostics=now.diagnostics)
-    return _render(worker, task, last_good).outcome(
-        GameState(previous.fingerprint, kept, [], previous.clean), True)
+    return _render(worker, task, last_good).outcome(GameState("", kept, [], previous.clean),
+                                                    True)
 
 
 @dataclass(frozen=True)
