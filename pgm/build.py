@@ -25,6 +25,7 @@ from pgm.discover import Source, make_sources, special_kind, tree_files, walk_re
 from pgm.output import (
     MARKER,
     OutputError,
+    build_alive,
     check_output,
     discard,
     publish,
@@ -233,6 +234,24 @@ class _InPlace:
             remove_staged(out / change.source.slug, os.getpid())
 
 
+_STAGING = ".pgm-staging-"
+"""A rebuild in place that writes files beside the ones they replace marks the output
+folder with this prefix and its process id until it has renamed or removed them."""
+
+
+def _remove_killed_rebuilds(out: Path, state: BuildState) -> None:
+    """The temporary files of rebuilds in place that were killed (their mark stays and
+    their process is gone): in every game folder, and in ``out`` itself."""
+    from pgm.state import remove_staged
+
+    for mark in out.glob(f"{_STAGING}*"):
+        pid = mark.name[len(_STAGING):]
+        if pid.isdigit() and not build_alive(pid):
+            for folder in [out, *(out / slug for slug in state.games)]:
+                remove_staged(folder, int(pid))
+            mark.unlink(missing_ok=True)
+
+
 def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_place: bool,
          result: BuildResult, progress: Callable[[int], Progress] | None,
          last_site: Path | None = None, writes: _InPlace | None = None
@@ -353,24 +372,21 @@ def _same_game(state: BuildState, change: Change) -> GameState | None:
 def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, out: Path,
                        result: BuildResult, progress: Callable[[int], Progress] | None
                        ) -> None:
+    _remove_killed_rebuilds(out, state)
     plan = plan_games(event.configs, event.sources, state)
-    writes = _InPlace()
+    mark = out / f"{_STAGING}{os.getpid()}"
+    if plan.changes:
+        mark.touch()
     try:
-        states = _run(plan, options, event, out, True, result, progress, None, writes)
-        removed = [slug for slug in state.games if slug not in states]
-        unchanged = plan.drafts == state.drafts and \
-            all(s is state.games.get(slug) for slug, s in states.items())
-        if not result.rendered_games and not removed and unchanged and not writes.staged:
-            result.pages += sum(1 for p in state.site_files if p.endswith(".html"))
-            return
-        # Every page made before any is written: a template error writes nothing.
-        pages = [(path, "".join(chunks))
-                 for path, chunks in _render_site(event, _entries(plan, states), keep=True)]
-    except BaseException:
-        writes.discard(out, plan)
-        raise
-    writes.commit(out)
-    site, layout = _update_event_files(event, states, state, pages, out, result)
+        made = _made_in_place(options, event, state, out, plan, result, progress)
+        if made is not None:
+            states, pages, removed = made
+            site, layout = _update_event_files(event, states, state, pages, out, result)
+    finally:
+        mark.unlink(missing_ok=True)
+    if made is None:
+        result.pages += sum(1 for p in state.site_files if p.endswith(".html"))
+        return
     if removed or plan.replaced:
         from pgm.workers import remove_stale
 
@@ -380,6 +396,31 @@ def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, 
             remove_stale(out, old.paths, set(states[old.entry.slug].paths))
     save_state(out, BuildState(state.site_fingerprint, states, site, layout, plan.drafts),
                keep=True)
+
+
+def _made_in_place(options: BuildOptions, event: _Event, state: BuildState, out: Path,
+                   plan: Plan, result: BuildResult,
+                   progress: Callable[[int], Progress] | None
+                   ) -> tuple[dict[str, GameState], list[tuple[str, str]], list[str]] | None:
+    """Render the changed games beside the files they replace and the event's pages,
+    then put the games' files in place: (every game's state, the event's pages, the
+    games removed), or None when nothing changed."""
+    writes = _InPlace()
+    try:
+        states = _run(plan, options, event, out, True, result, progress, None, writes)
+        removed = [slug for slug in state.games if slug not in states]
+        unchanged = plan.drafts == state.drafts and \
+            all(s is state.games.get(slug) for slug, s in states.items())
+        if not result.rendered_games and not removed and unchanged and not writes.staged:
+            return None
+        # Every page made before any is written: a template error writes nothing.
+        pages = [(path, "".join(chunks))
+                 for path, chunks in _render_site(event, _entries(plan, states), keep=True)]
+    except BaseException:
+        writes.discard(out, plan)
+        raise
+    writes.commit(out)
+    return states, pages, removed
 
 
 def _update_event_files(event: _Event, states: dict[str, GameState], state: BuildState,

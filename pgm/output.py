@@ -64,12 +64,12 @@ def remove_leftovers(out: Path) -> None:
     for pattern in (f".{out.name}.pgm-new-*", f".{out.name}.pgm-old-*"):
         for folder in out.parent.glob(pattern):
             pid = folder.name.rsplit("-", 1)[-1]
-            if (folder / MARKER).is_file() and not _alive(pid):
+            if (folder / MARKER).is_file() and not build_alive(pid):
                 shutil.rmtree(folder, ignore_errors=True)
 
 
-def _alive(pid: str) -> bool:
-    """Whether another build that may still be writing owns a folder."""
+def build_alive(pid: str) -> bool:
+    """Whether another build that may still be writing owns a folder or file."""
     if not pid.isdigit() or int(pid) == os.getpid():
         return False
     try:

@@ -407,3 +407,32 @@ def test_a_rebuild_that_fails_changes_nothing(tmp_path, games) -> None:
     assert result.exit_code == 1 and "template error in" in result.output
     after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before
+
+
+def test_a_killed_rebuilds_temporary_files_are_removed_by_the_next(tmp_path) -> None:
+    """A rebuild killed while its files wait beside the ones they replace leaves them
+    and its mark; the next build removes them, and leaves another live build's alone."""
+    event, out = _event(tmp_path)
+    build(BuildOptions(event, out))
+    dead = _finished_pid()
+    game = out / "r1/macondo-vs-andy"
+    left = [game / f".3.html.{dead}.tmp", game / f".index.html.{dead}.tmp",
+            out / f".index.html.{dead}.tmp"]
+    for path in left:
+        path.write_text("half")
+    (out / f".pgm-staging-{dead}").touch()
+    alive = game / f".4.html.{os.getppid()}.tmp"  # a process that is running
+    alive.write_text("another build's")
+    (out / f".pgm-staging-{os.getppid()}").touch()
+    build(BuildOptions(event, out))
+    assert not any(path.exists() for path in left)
+    assert not (out / f".pgm-staging-{dead}").exists()
+    assert alive.exists()
+
+
+def _finished_pid() -> int:
+    import subprocess
+
+    process = subprocess.Popen(["true"])
+    process.wait()
+    return process.pid
