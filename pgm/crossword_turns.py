@@ -83,7 +83,7 @@ class TurnList:
         return markup("".join(items))
 
     def _listed(self, number: int) -> tuple[int, int]:
-        """The first and last turn turn ``number``'s page lists: all of them (so far, in
+        """The first and last turns the page of turn ``number`` lists: all of them (so far, in
         a spoiler-free event) up to ``_LISTED`` turns, else ``_LISTED`` around its own,
         and never a gap of one turn."""
         total = len(self._sheet)
