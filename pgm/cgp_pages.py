@@ -20,8 +20,8 @@ from pgm.cgp import write_cgp
 from pgm.cgp_file import CgpEntry, CgpFile
 from pgm.cgp_report import file_report
 from pgm.cgp_view import details, rack_lines, summary, unseen
+from pgm.crossword_board import Orientation
 from pgm.crossword_pages import board_renderer
-from pgm.crossword_view import Orientation
 from pgm.diagnostics import Diagnostic
 from pgm.page_parts import canonical, game_json_text, navigation, with_site_keys
 from pgm.site_model import GameEntry

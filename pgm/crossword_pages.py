@@ -9,15 +9,11 @@ from typing import Any
 
 import jinja2
 
+from pgm.crossword_board import BoardRenderer, Orientation
 from pgm.crossword_model import CrosswordGame
 from pgm.crossword_report import game_report
 from pgm.crossword_turns import TurnPages
-from pgm.crossword_view import (
-    BoardRenderer,
-    Orientation,
-    score_chart,
-    score_sheet,
-)
+from pgm.crossword_view import score_chart, score_sheet
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.fragments import kept

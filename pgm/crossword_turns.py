@@ -17,13 +17,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from pgm.crossword_board import BoardRenderer, Orientation, TurnBoards
 from pgm.crossword_model import CrosswordGame
 from pgm.crossword_view import (
-    BoardRenderer,
-    Orientation,
     PlayerLine,
     SheetRow,
-    TurnBoards,
     TurnUnseen,
     describe,
     player_lines,

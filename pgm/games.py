@@ -17,8 +17,8 @@ from pgm.cgp_pages import cgp_entry_fields, render_cgp_set
 from pgm.cgp_pages import record_title as cgp_record_title
 from pgm.config import GameSettings
 from pgm.crossword import replay
+from pgm.crossword_board import Orientation
 from pgm.crossword_pages import crossword_entry_fields, render_crossword_game
-from pgm.crossword_view import Orientation
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import Source, guess_division, guess_round, guess_table
 from pgm.gcg import GcgRecord, parse_gcg

@@ -1,4 +1,4 @@
-"""Turn pages redo only the board rows a turn changed (pgm.crossword_view.TurnBoards)
+"""Turn pages redo only the board rows a turn changed (pgm.crossword_board.TurnBoards)
 and keep the count of tiles off the board from turn to turn (TurnUnseen): the boards and
 unseen tiles they show are those worked out from scratch, for every real record, and
 the rule they rest on holds for every real record."""
@@ -9,8 +9,9 @@ import pytest
 from conftest import CORPUS
 
 from pgm.crossword import replay
+from pgm.crossword_board import BoardRenderer, Orientation, TurnBoards
 from pgm.crossword_model import CrosswordGame
-from pgm.crossword_view import BoardRenderer, Orientation, TurnBoards, TurnUnseen, unseen_view
+from pgm.crossword_view import TurnUnseen, unseen_view
 from pgm.gcg import parse_gcg
 from pgm.render import make_environment
 
