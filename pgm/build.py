@@ -22,10 +22,10 @@ from pgm.changes import Change, Plan, plan_games
 from pgm.config import ConfigSet, load_configs
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import Source, make_sources, special_kind, tree_files, walk_records
+from pgm.in_place import STAGING_MARK, InPlaceWrites, remove_killed_rebuilds
 from pgm.output import (
     MARKER,
     OutputError,
-    build_alive,
     check_output,
     discard,
     publish,
@@ -207,54 +207,9 @@ def _build_error(exc: Exception) -> BuildError | None:
     return None
 
 
-@dataclass
-class _InPlace:
-    """What a rebuild in place has written beside the files it replaces, and the files
-    it removes: done only once every changed game and index page is made, so that a
-    rebuild that fails (a theme's template meeting a record it cannot show) changes
-    nothing."""
-
-    staged: list[tuple[str, str]] = field(default_factory=list)
-    stale: list[str] = field(default_factory=list)
-
-    def commit(self, out: Path) -> None:
-        from pgm.workers import remove_stale
-
-        for temp, path in self.staged:
-            os.replace(temp, path)
-        if self.stale:
-            remove_stale(out, self.stale, set())
-
-    def discard(self, out: Path, plan: Plan) -> None:
-        """Every temporary file of this build, also of games whose outcome never came
-        back (a worker process ahead of the game that failed)."""
-        from pgm.state import remove_staged
-
-        for change in plan.changes:
-            remove_staged(out / change.source.slug, os.getpid())
-
-
-_STAGING = ".pgm-staging-"
-"""A rebuild in place that writes files beside the ones they replace marks the output
-folder with this prefix and its process id until it has renamed or removed them."""
-
-
-def _remove_killed_rebuilds(out: Path, state: BuildState) -> None:
-    """The temporary files of rebuilds in place that were killed (their mark stays and
-    their process is gone): in every game folder, and in ``out`` itself."""
-    from pgm.state import remove_staged
-
-    for mark in out.glob(f"{_STAGING}*"):
-        pid = mark.name[len(_STAGING):]
-        if pid.isdigit() and not build_alive(pid):
-            for folder in [out, *(out / slug for slug in state.games)]:
-                remove_staged(folder, int(pid))
-            mark.unlink(missing_ok=True)
-
-
 def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_place: bool,
          result: BuildResult, progress: Callable[[int], Progress] | None,
-         last_site: Path | None = None, writes: _InPlace | None = None
+         last_site: Path | None = None, writes: InPlaceWrites | None = None
          ) -> dict[str, GameState]:
     """Render the planned games; returns the state of every game of the event.
     ``last_site``: the site a full build replaces (see ``GameTask.last_site``);
@@ -278,7 +233,7 @@ def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_plac
 def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path,
                   in_place: bool, result: BuildResult,
                   progress: Callable[[int], Progress] | None, last_site: Path | None,
-                  writes: _InPlace | None) -> dict[str, GameState]:
+                  writes: InPlaceWrites | None) -> dict[str, GameState]:
     """The changed games' new states. The worker machinery and the game kinds are
     imported here, so a build with nothing to render never loads them."""
     from pgm.workers import GameTask, default_jobs, run_tasks
@@ -372,9 +327,9 @@ def _same_game(state: BuildState, change: Change) -> GameState | None:
 def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, out: Path,
                        result: BuildResult, progress: Callable[[int], Progress] | None
                        ) -> None:
-    _remove_killed_rebuilds(out, state)
+    remove_killed_rebuilds(out, state.games)
     plan = plan_games(event.configs, event.sources, state)
-    mark = out / f"{_STAGING}{os.getpid()}"
+    mark = out / f"{STAGING_MARK}{os.getpid()}"
     if plan.changes:
         mark.touch()
     try:
@@ -405,7 +360,7 @@ def _made_in_place(options: BuildOptions, event: _Event, state: BuildState, out:
     """Render the changed games beside the files they replace and the event's pages,
     then put the games' files in place: (every game's state, the event's pages, the
     games removed), or None when nothing changed."""
-    writes = _InPlace()
+    writes = InPlaceWrites()
     try:
         states = _run(plan, options, event, out, True, result, progress, None, writes)
         removed = [slug for slug in state.games if slug not in states]
@@ -417,7 +372,7 @@ def _made_in_place(options: BuildOptions, event: _Event, state: BuildState, out:
         pages = [(path, "".join(chunks))
                  for path, chunks in _render_site(event, _entries(plan, states), keep=True)]
     except BaseException:
-        writes.discard(out, plan)
+        writes.discard(out, (change.source.slug for change in plan.changes))
         raise
     writes.commit(out)
     return states, pages, removed

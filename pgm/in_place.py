@@ -1,0 +1,57 @@
+"""A rebuild in place: each changed file written beside the one it replaces, and all of
+them renamed into place once every changed game and index page is made, so that a
+rebuild that fails changes nothing. While its files wait, the output folder carries a
+mark with the build's process id; a later build removes the files of one that was killed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pgm.output import build_alive
+from pgm.state import remove_staged
+
+
+@dataclass
+class InPlaceWrites:
+    """What a rebuild in place has written beside the files it replaces, and the files
+    it removes: done only once every changed game and index page is made, so that a
+    rebuild that fails (a theme's template meeting a record it cannot show) changes
+    nothing."""
+
+    staged: list[tuple[str, str]] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+
+    def commit(self, out: Path) -> None:
+        # imported here: a rebuild with nothing changed never loads the rendering machinery
+        from pgm.workers import remove_stale
+
+        for temp, path in self.staged:
+            os.replace(temp, path)
+        if self.stale:
+            remove_stale(out, self.stale, set())
+
+    def discard(self, out: Path, slugs: Iterable[str]) -> None:
+        """Every temporary file of this build, also of games whose outcome never came
+        back (a worker process ahead of the game that failed)."""
+        for slug in slugs:
+            remove_staged(out / slug, os.getpid())
+
+
+STAGING_MARK = ".pgm-staging-"
+"""A rebuild in place that writes files beside the ones they replace marks the output
+folder with this prefix and its process id until it has renamed or removed them."""
+
+
+def remove_killed_rebuilds(out: Path, slugs: Iterable[str]) -> None:
+    """The temporary files of rebuilds in place that were killed (their mark stays and
+    their process is gone): in every game folder, and in ``out`` itself."""
+    for mark in out.glob(f"{STAGING_MARK}*"):
+        pid = mark.name[len(STAGING_MARK):]
+        if pid.isdigit() and not build_alive(pid):
+            for folder in [out, *(out / slug for slug in slugs)]:
+                remove_staged(folder, int(pid))
+            mark.unlink(missing_ok=True)
