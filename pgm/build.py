@@ -200,9 +200,8 @@ def _build_error(exc: Exception) -> BuildError | None:
     if jinja2 is not None:
         from pgm.render import template_frame
 
-        where = template_frame(exc)
-        if where is not None:  # a theme's template did something it cannot (1 + "x")
-            return BuildError(f"template error in {where[0]}, line {where[1]}: "
+        if template_frame(exc) is not None:  # a template did something it cannot (1 + "x")
+            return BuildError(f"template error in {_failing_template(exc)}: "
                               f"{type(exc).__name__}: {exc}")
     return None
 
@@ -366,7 +365,7 @@ def _made_in_place(options: BuildOptions, event: _Event, state: BuildState, out:
         removed = [slug for slug in state.games if slug not in states]
         unchanged = plan.drafts == state.drafts and \
             all(s is state.games.get(slug) for slug, s in states.items())
-        if not result.rendered_games and not removed and unchanged and not writes.staged:
+        if not result.rendered_games and not removed and unchanged:
             return None
         # Every page made before any is written: a template error writes nothing.
         pages = [(path, "".join(chunks))

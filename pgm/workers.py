@@ -65,7 +65,8 @@ class GameOutcome:
     files_written: int
     staged: tuple[tuple[str, str], ...] = ()
     """In place: (temporary file, file it replaces) for each file written, in the order
-    to rename them once every changed game and index page is made (``commit_in_place``)."""
+    to rename them once every changed game and index page is made
+    (``pgm.in_place.InPlaceWrites``)."""
     stale: tuple[str, ...] = ()
     """In place: the game's files, relative to the output folder, to remove then."""
 
@@ -183,8 +184,7 @@ def _load_and_render(worker: _Worker, task: GameTask, data: bytes) -> GameOutcom
         if kept is not None:
             return kept
     entry = game.entry
-    return _render(worker, task, game).outcome(
-        GameState(task.fingerprint, entry, [], not entry.errors), False)
+    return _render(worker, task, game).outcome(task.fingerprint, entry, not entry.errors, False)
 
 
 def _failed(worker: _Worker, task: GameTask, data: bytes | None, problem: str,
@@ -194,8 +194,7 @@ def _failed(worker: _Worker, task: GameTask, data: bytes | None, problem: str,
     from pgm.games import failed_game
 
     game = failed_game(task.source, task.settings, data, problem)
-    return _render(worker, task, game).outcome(GameState(fingerprint, game.entry, [], False),
-                                               False)
+    return _render(worker, task, game).outcome(fingerprint, game.entry, False, False)
 
 
 def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState, now: GameEntry
@@ -213,8 +212,7 @@ def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState, now: G
     if last_good is None:
         return None
     kept = replace(last_good.entry, diagnostics=now.diagnostics)
-    return _render(worker, task, last_good).outcome(GameState("", kept, [], previous.clean),
-                                                    True)
+    return _render(worker, task, last_good).outcome("", kept, previous.clean, True)
 
 
 @dataclass(frozen=True)
@@ -227,10 +225,11 @@ class _Written:
     staged: tuple[tuple[str, str], ...] = ()
     stale: tuple[str, ...] = ()
 
-    def outcome(self, state: GameState, kept: bool) -> GameOutcome:
-        """The outcome of a game whose ``state`` is to list these files."""
-        return GameOutcome(replace(state, files=self.names), kept, self.count, self.staged,
-                           self.stale)
+    def outcome(self, fingerprint: str, entry: GameEntry, clean: bool, kept: bool
+                ) -> GameOutcome:
+        """The outcome of the game these files are of, its state made of the rest."""
+        return GameOutcome(GameState(fingerprint, entry, self.names, clean), kept,
+                           self.count, self.staged, self.stale)
 
 
 def _render(worker: _Worker, task: GameTask, game: LoadedGame) -> _Written:
