@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -114,7 +115,7 @@ def write_cgp(position: CgpPosition) -> str:
                     [write_operation(op.name, op.value, op.dashed) for op in position.operations])
 
 
-def cgp_line(board: str, racks: list[str], scores: tuple[int, ...], zeros: int,
+def cgp_line(board: str, racks: list[str], scores: Sequence[int], zeros: int,
              operations: list[str]) -> str:
     """A CGP from its fields already written (``write_board``, ``write_rack``,
     ``write_operation``), for writers that keep some of them from position to position."""

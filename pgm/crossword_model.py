@@ -106,29 +106,29 @@ class CrosswordGame:
         first = position.to_move
         if first is None:
             first = (self.turns[index].player + 1) % seats if index >= 0 else 0
-        order = [(first + k) % seats for k in range(seats)]
+        order = [*range(first, seats), *range(first)]
         racks = position.racks or (None,) * seats
         left_out = self._left_out.get(index)
         if left_out:
             racks = tuple(None if seat in left_out else rack for seat, rack in enumerate(racks))
-        operations = list(self._fixed_operations)
+        operations = [self._fixed_operations]
         if position.last_move:
             operations.append(write_operation("lm", position.last_move))
+        scores = position.scores
         return cgp_line(self._board_rows.board(self, index), [write_rack(racks[s]) for s in order],
-                        tuple(position.scores[s] for s in order), position.scoreless_turns,
-                        operations)
+                        [scores[s] for s in order], position.scoreless_turns, operations)
 
     @cached_property
     def _left_out(self) -> dict[int, tuple[int, ...]]:
         return dict(self.left_out_racks)
 
     @cached_property
-    def _fixed_operations(self) -> tuple[str, ...]:
+    def _fixed_operations(self) -> str:
         """The CGP opcodes every position of the game has, written."""
         rules = self.rules
         lexicon = (write_operation("lex", rules.lexicon),) if rules.lexicon else ()
-        return lexicon + (write_operation("ld", rules.distribution.name),
-                          write_operation("bdn", rules.layout.name))
+        return " ".join(lexicon + (write_operation("ld", rules.distribution.name),
+                                   write_operation("bdn", rules.layout.name)))
 
     @cached_property
     def _board_rows(self) -> _BoardRows:

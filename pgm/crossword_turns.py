@@ -156,21 +156,32 @@ class ScoreTables:
     def __init__(self, env: jinja2.Environment) -> None:
         self._macro = env.get_template("partials/turn_parts.html").module.score_table  # type: ignore[attr-defined]
         self._plans: dict[Hashable, PagePlan | None] = kept(env, "pgm_score_table_plans", dict)
+        self._seat_holes: list[tuple[str, str, str, str]] = []
 
     def __call__(self, lines: tuple[PlayerLine, ...], game_over: bool) -> Markup:
         # a rack is tested for None (unknown) and for being empty, else printed
-        shape = (game_over, tuple((line.to_move, True if line.rack else line.rack)
-                                  for line in lines))
-        if shape not in self._plans:
-            self._plans[shape] = self._plan(shape)
-        plan = self._plans[shape]
+        shape = (game_over, tuple([(line.to_move, True if line.rack else line.rack)
+                                   for line in lines]))
+        plan = self._plans.get(shape, False)
+        if plan is False:
+            plan = self._plans[shape] = self._plan(shape)
         if plan is None:
             return Markup(self._macro(lines, game_over))
         values: dict[str, Any] = {}
-        for seat, line in enumerate(lines):
-            values[f"name{seat}"], values[f"score{seat}"] = line.name, line.score
-            values[f"spread_text{seat}"], values[f"rack{seat}"] = line.spread_text, line.rack
+        # the holes of as many seats as any game so far had: this one's are the first
+        for (name, score, spread, rack), line in zip(self._holes(len(lines)), lines,
+                                                     strict=False):
+            values[name], values[score] = line.name, line.score
+            values[spread], values[rack] = line.spread_text, line.rack
         return markup(plan.fill(values))
+
+    def _holes(self, seats: int) -> list[tuple[str, str, str, str]]:
+        """The names of each seat's holes (name, score, spread, rack), made once."""
+        while len(self._seat_holes) < seats:
+            seat = len(self._seat_holes)
+            self._seat_holes.append((f"name{seat}", f"score{seat}", f"spread_text{seat}",
+                                     f"rack{seat}"))
+        return self._seat_holes
 
     def _plan(self, shape: tuple[bool, tuple[tuple[bool, Any], ...]]) -> PagePlan | None:
         game_over, seats = shape

@@ -8,6 +8,7 @@ visible text, the screen-reader text and the JSON agree. The board is drawn by
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -147,16 +148,20 @@ class Unseen(NamedTuple):
 
 def player_lines(game: CrosswordGame, position: Position) -> tuple[PlayerLine, ...]:
     """Each seated player's line of the score table; the spread is against the best of
-    the others."""
+    the others (in the usual game of two, the one opponent)."""
     scores = position.scores
     racks = position.racks or (None,) * len(scores)
-    lines = []
-    for seat, player in enumerate(game.record.players[:len(scores)]):
-        lines.append(PlayerLine(player.name, player.nick, scores[seat],
-                                scores[seat] - max(scores[:seat] + scores[seat + 1:], default=0),
-                                rack_text(racks[seat], position.rack_sizes[seat]),
-                                position.to_move == seat))
-    return tuple(lines)
+    to_move = position.to_move
+    if len(scores) == 2:
+        spreads: Sequence[int] = (scores[0] - scores[1], scores[1] - scores[0])
+    else:
+        spreads = [score - max(scores[:seat] + scores[seat + 1:], default=0)
+                   for seat, score in enumerate(scores)]
+    return tuple([PlayerLine(player.name, player.nick, score, spread, rack_text(rack, held),
+                             to_move == seat)
+                  for seat, (player, score, spread, rack, held) in enumerate(zip(
+                      game.record.players, scores, spreads, racks, position.rack_sizes,
+                      strict=False))])  # a record naming no player has a seat, no line
 
 
 def rack_text(rack: tuple[str, ...] | None, held: int) -> str | None:
