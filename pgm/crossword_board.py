@@ -301,6 +301,17 @@ class TurnBoards:
         self._highlighted, self._last = fresh, index
         return self._renderer.frame(self._size, self._head, self._rows)
 
+    def final(self, index: int, cells: tuple[str, ...]) -> dict[str, Any]:
+        """The values ``partials/board.html`` prints for the board after the ``index``-th
+        turn with nothing highlighted (the game page's final position): once the last turn
+        page is made, only its highlighted squares are redone."""
+        if index == self._last and self._rows:
+            self._redo(cells, [], self._highlighted)
+            self._highlighted, self._last = [], -2
+        else:
+            self._render_all(cells, [])
+        return self._renderer.frame(self._size, self._head, self._rows)
+
     def _redo(self, cells: tuple[str, ...], fresh: list[tuple[int, int]],
               others: list[tuple[int, int]]) -> None:
         """Redo the ``fresh`` squares (highlighted) and the ``others`` (not, unless also

@@ -9,7 +9,7 @@ from typing import Any
 
 import jinja2
 
-from pgm.crossword_board import BoardRenderer, Orientation
+from pgm.crossword_board import BoardRenderer
 from pgm.crossword_model import CrosswordGame
 from pgm.crossword_report import game_report
 from pgm.crossword_turns import TurnPages
@@ -41,12 +41,11 @@ def render_crossword_game(env: jinja2.Environment, entry: GameEntry, game: Cross
         by_line[diagnostic.line].append(diagnostic)
     sheet = score_sheet(game, by_line)
     allow_html = common["event"].allow_html
-    orientation = Orientation(game.rules.orientation == "lettered-rows")
     base = dict(common, game=entry, sheet=sheet, spoiler_free=common["event"].spoiler_free,
                 board_caption_id="board-caption")
-    boards = board_renderer(env)
-    yield "index.html", _game_page(env, entry, game, base, orientation, allow_html, boards)
-    yield from TurnPages(env, game, base, sheet, boards, by_line).pages()
+    turn_pages = TurnPages(env, game, base, sheet, board_renderer(env), by_line)
+    yield from turn_pages.pages()
+    yield "index.html", _game_page(env, game, base, allow_html, turn_pages.final_board())
     yield RECORD_NAME, record
     report = game_json(entry, game)
     yield "game.json", game_json_text(report)
@@ -58,9 +57,8 @@ def board_renderer(env: jinja2.Environment) -> BoardRenderer:
     return kept(env, "pgm_board_renderer", lambda: BoardRenderer(env))
 
 
-def _game_page(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,
-               base: dict[str, Any], orientation: Orientation, allow_html: bool,
-               boards: BoardRenderer) -> str:
+def _game_page(env: jinja2.Environment, game: CrosswordGame, base: dict[str, Any],
+               allow_html: bool, board: dict[str, Any]) -> str:
     record = game.record
     description = render_markdown(record.description, allow_html) if record.description else ""
     problems = sorted(game.diagnostics, key=lambda d: d.line)
@@ -68,8 +66,7 @@ def _game_page(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,
         base, description=description, problems=problems, record_name=RECORD_NAME,
         game_notes=[render_markdown(n.text, allow_html) for n in record.game_notes],
         turns=game.turns,
-        **boards.board(game.final.cells, game.rules.layout, game.rules.distribution,
-                       frozenset(), orientation),
+        **board,
         board_caption="Board at the end of the record",
         chart=score_chart(game), current=None, rules_text=_rules_text(game),
         canonical=canonical(base, "index.html"))

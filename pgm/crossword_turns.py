@@ -162,9 +162,9 @@ class ScoreTables:
         # a rack is tested for None (unknown) and for being empty, else printed
         shape = (game_over, tuple([(line.to_move, True if line.rack else line.rack)
                                    for line in lines]))
-        plan = self._plans.get(shape, False)
-        if plan is False:
-            plan = self._plans[shape] = self._plan(shape)
+        if shape not in self._plans:
+            self._plans[shape] = self._plan(shape)
+        plan = self._plans[shape]
         if plan is None:
             return Markup(self._macro(lines, game_over))
         values: dict[str, Any] = {}
@@ -259,6 +259,11 @@ class TurnPages:
                 yield f"{turn.number}.html", template.render(self._context, **values)
             else:
                 yield f"{turn.number}.html", plan.fill(values)
+
+    def final_board(self) -> dict[str, Any]:
+        """The board values of the game's final position, nothing highlighted: for the
+        game page, made after the turn pages from the last one's board."""
+        return self._boards.final(len(self._game.turns) - 1, self._game.final.cells)
 
     def _plan(self, template: jinja2.Template, values: dict[str, Any]) -> PagePlan | None:
         """The plan of every game of the event that has this one's shape (live or not),
