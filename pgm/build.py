@@ -220,8 +220,8 @@ def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_plac
     for slug in plan.order:
         game = states[slug]
         result.pages += game.pages
-        result.diagnostics += game.entry.diagnostics
-        if game.entry.errors:
+        result.diagnostics += game.diagnostics
+        if any(d.severity is Severity.ERROR for d in game.diagnostics):
             result.broken_games.append(game.entry.relative)
         if game.entry.failed:
             result.not_shown.append(game.entry.relative)

@@ -69,6 +69,10 @@ class GameState:
     while an editor's half-written save does not parse)."""
     record: RecordPrint | None = None
     """The record file as last read; it spares reading it again while its stamp holds."""
+    kept_for: tuple[Diagnostic, ...] | None = None
+    """While the game's last good pages are kept, the problems of its record as it is
+    now: the build reports them, and the site (the entry) goes on showing the game as
+    it was, so that spectators see no half-saved line come and go."""
     _json_text: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -82,12 +86,18 @@ class GameState:
 
     def __reduce__(self) -> tuple[type[GameState], tuple[Any, ...]]:
         """Sent back from a worker through ``__init__``, so the names are shared."""
-        return GameState, (self.fingerprint, self.entry, self.files, self.clean, self.record)
+        return GameState, (self.fingerprint, self.entry, self.files, self.clean, self.record,
+                           self.kept_for)
 
     @property
     def paths(self) -> list[str]:
         """The game's files, relative to the output folder."""
         return [f"{self.entry.slug}/{name}" for name in self.files]
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """The problems of the game's record, for the build to report."""
+        return self.entry.diagnostics if self.kept_for is None else self.kept_for
 
     @property
     def pages(self) -> int:

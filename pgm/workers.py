@@ -32,6 +32,7 @@ from pgm.site_pages import render_game_files
 from pgm.state import GameState, read_regular, stage_write
 
 if TYPE_CHECKING:
+    from pgm.diagnostics import Diagnostic
     from pgm.games import LoadedGame
     from pgm.site_model import GameEntry
 
@@ -206,13 +207,13 @@ def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState, now: G
     the record again, even put back as it was (an editor's undo). None when there is no
     copy to make them from."""
     if task.in_place:
-        kept = replace(previous.entry, diagnostics=now.diagnostics)
-        return GameOutcome(GameState("", kept, previous.files, previous.clean), True, 0)
+        return GameOutcome(GameState("", previous.entry, previous.files, previous.clean,
+                                     kept_for=now.diagnostics), True, 0)
     last_good = _last_good_game(worker, task, previous)
     if last_good is None:
         return None
-    kept = replace(last_good.entry, diagnostics=now.diagnostics)
-    return _render(worker, task, last_good).outcome("", kept, previous.clean, True)
+    return _render(worker, task, last_good).outcome("", last_good.entry, previous.clean, True,
+                                                    now.diagnostics)
 
 
 @dataclass(frozen=True)
@@ -225,11 +226,11 @@ class _Written:
     staged: tuple[tuple[str, str], ...] = ()
     stale: tuple[str, ...] = ()
 
-    def outcome(self, fingerprint: str, entry: GameEntry, clean: bool, kept: bool
-                ) -> GameOutcome:
+    def outcome(self, fingerprint: str, entry: GameEntry, clean: bool, kept: bool,
+                kept_for: tuple[Diagnostic, ...] | None = None) -> GameOutcome:
         """The outcome of the game these files are of, its state made of the rest."""
-        return GameOutcome(GameState(fingerprint, entry, self.names, clean), kept,
-                           self.count, self.staged, self.stale)
+        return GameOutcome(GameState(fingerprint, entry, self.names, clean, kept_for=kept_for),
+                           kept, self.count, self.staged, self.stale)
 
 
 def _render(worker: _Worker, task: GameTask, game: LoadedGame) -> _Written:

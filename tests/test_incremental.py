@@ -84,12 +84,17 @@ def test_half_written_record_keeps_the_last_good_pages_when_asked(tmp_path) -> N
     build(BuildOptions(event, out, keep_last_good=True))
     slug = "r1/macondo-vs-andy"
     good = (out / slug / "game.json").read_bytes()
+    index, listed = (out / "index.html").read_bytes(), (out / "live.json").read_bytes()
     record = event / "r1" / GAMES[0]
     content = record.read_bytes()
     record.write_bytes(content[: len(content) // 2] + b" Z9 QQ")  # cut mid-line
     result = build(BuildOptions(event, out, keep_last_good=True))
     assert result.errors and result.rendered_games == 0
+    assert result.broken_games == [f"r1/{GAMES[0]}"]
     assert (out / slug / "game.json").read_bytes() == good
+    # spectators see the game as it was, not the half-saved line's error coming and going
+    assert (out / "index.html").read_bytes() == index
+    assert (out / "live.json").read_bytes() == listed
     record.write_bytes(content)  # put back as it was, as an editor's undo does
     again = build(BuildOptions(event, out, keep_last_good=True))
 
@@ -115,6 +120,7 @@ def test_a_half_written_record_keeps_its_last_pages_through_a_configuration_chan
     result = build(BuildOptions(event, out, keep_last_good=True, jobs=1))
     assert result.errors and result.broken_games == ["g.gcg"]
     assert "<h1>Renamed</h1>" in (out / "index.html").read_text()
+    assert "badge error" not in (out / "index.html").read_text()
     assert sorted(p.name for p in (out / "g").iterdir()) == sorted(good)
     assert (out / "g/input.gcg").read_bytes() == good["input.gcg"]
     shown = json.loads((out / "g/game.json").read_text())
