@@ -138,6 +138,13 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
     """The event index's view of a game; ``fields`` gives players, scores, live, turns,
     and ``stopped``, the line of an error that stopped the replay.
 
+    Only a record that ends its game (``fields["live"]`` false: an end-of-game line,
+    six scoreless turns, a Gungi result or captured Commander) and replays to its end
+    gives a result, whatever ``live`` in ``event.yaml`` says. ``live`` decides whether
+    the pages follow the record: by default while it has not ended. A record that has
+    not ended and is not live (``live: false``: abandoned, or the rest never recorded)
+    is *unfinished*: shown as it stands, with no winner.
+
     A game whose replay stopped at an error is not in progress (its pages would wait
     for moves that its record already holds, past the error) and has no result: its
     status says where it stopped. Only ``live: true`` in ``event.yaml`` says otherwise.
@@ -148,21 +155,22 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
     scores: tuple[int, ...] | None = fields["scores"]
     stopped: int | None = fields.get("stopped")
     live = settings.live if settings.live is not None else fields["live"] and stopped is None
+    over = not fields["live"] and stopped is None
+    unfinished = not over and not live and stopped is None
     label = settings.title or record_title or " vs ".join(players) or source.relative
     score_line = " – ".join(f"{p} {s}" for p, s in zip(players, scores or (), strict=False))
     if stopped is not None and not live:
         status = _stopped_status(stopped, score_line, None if fields["live"]
                                  else fields.get("status"))
-    elif score_line and not live:
-        status = f"{score_line}, {_winner(players, scores or ())}"
-    elif score_line:
-        status = f"in progress: {score_line}"
+    elif over:
+        status = (f"{score_line}, {_winner(players, scores or ())}" if score_line
+                  else fields.get("status") or "finished")
     else:
-        status = fields.get("status") or ("in progress" if live else "finished")
-    over = not live and stopped is None
+        state = "in progress" if live else "unfinished"
+        status = f"{state}: {score_line}" if score_line else state
     return GameEntry(
         slug=source.slug, relative=source.relative, kind=kind, label=label, players=players,
-        scores=scores, live=live, status=status, stopped_at=stopped,
+        scores=scores, live=live, status=status, stopped_at=stopped, unfinished=unfinished,
         result_by_seat=results(scores, over) if scores else
         fields.get("result_by_seat", ()) if over else (),
         turns=fields["turns"],

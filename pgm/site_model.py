@@ -41,6 +41,9 @@ class GameEntry:
     failed: bool = False
     """The record could not be read, or pgm failed on it: its folder holds a page that
     says so, never kept as the game's last good pages."""
+    unfinished: bool = False
+    """The record does not end the game and nobody adds to it (``live: false``): shown
+    as it stands, with no result, and not counted on the player index."""
 
     @property
     def updated_time(self) -> str:
@@ -67,7 +70,9 @@ class GameEntry:
             return "not shown"
         if self.live:
             return "in progress"
-        return "finished" if self.stopped_at is None else "stopped by an error"
+        if self.stopped_at is not None:
+            return "stopped by an error"
+        return "unfinished" if self.unfinished else "finished"
 
 
 @dataclass(frozen=True)
@@ -161,14 +166,19 @@ def _player(name: str, anchor: str, seats: tuple[tuple[GameEntry, int], ...]) ->
 
 
 def _result_text(game: GameEntry, seat: int, outcome: str) -> str:
+    """The game as a player's list shows it: the result (with the scores) once the
+    record ends the game, even while its pages follow it (``live: true``); else where
+    it stands."""
+    if game.stopped_at is not None and not game.live:
+        return "stopped by an error"
+    if outcome:
+        if not game.scores:
+            return outcome
+        others = "–".join(str(s) for i, s in enumerate(game.scores) if i != seat)
+        return f"{outcome} {game.scores[seat]}–{others}"
     if game.live:
         return "in progress"
-    if game.stopped_at is not None:
-        return "stopped by an error"
-    if not outcome or not game.scores:
-        return outcome
-    others = "–".join(str(s) for i, s in enumerate(game.scores) if i != seat)
-    return f"{outcome} {game.scores[seat]}–{others}"
+    return "unfinished" if game.unfinished else ""
 
 
 def results(scores: tuple[int, ...], over: bool) -> tuple[str, ...]:

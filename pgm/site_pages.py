@@ -128,7 +128,7 @@ def _still(entry: GameEntry) -> GameEntry:
     status says so), the number of turns, the row's class and the update time. Equal
     for every move of a game, so the index's rows made of it are kept across moves."""
     return dataclasses.replace(entry, status="", turns=0, live=False, updated="",
-                               stopped_at=None)
+                               stopped_at=None, unfinished=False)
 
 
 def _canonical(base_url: str | None, path: str) -> str | None:

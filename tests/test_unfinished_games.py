@@ -1,0 +1,143 @@
+"""``live`` in event.yaml against what the record says: a record that does not end its
+game has no result, whether it is in progress (the default) or, with ``live: false``,
+unfinished; a record that ends its game keeps its result whatever ``live`` says."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from conftest import CORPUS, SAMPLE_GAMES
+from sitehelpers import make_event, record_prefix, run_build, text_of
+
+ANDY = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+"""andy vs cesar, ending with its end-of-game rack line."""
+DOUG = (CORPUS / "gcg/liwords__doug_vs_emely.gcg").read_bytes()
+"""doug 451, emely 345: a complete game."""
+JOSH = (CORPUS / "gcg/liwords__josh_nationals_round_11.gcg").read_bytes()
+"""Ubeika 381, jvc 520: a complete game."""
+UPWORDS = (SAMPLE_GAMES / "upwords/upwords-sample.gcg").read_bytes()
+"""Mara Lindqvist vs Tobias Brandt, 19 events and no end-of-game line."""
+GUNGI_OPEN = (CORPUS / "gn/authored__2_every_move_form.gn").read_bytes()
+"""Sample Black vs Sample White, Result "*", no Commander captured."""
+GUNGI_OVER = (CORPUS / "gn/authored__1_commander_capture.gn").read_bytes()
+"""Sample Black vs Sample White, Result "0 - 1": Black wins."""
+
+EVENT_YAML = """\
+games:
+  unfinished.gcg: {live: false}
+  over.gcg: {live: false}
+  over-live.gcg: {live: true}
+  upwords-open.gcg: {live: false}
+  upwords-over.gcg: {live: false}
+  gungi-open.gn: {live: false}
+  gungi-over.gn: {live: false}
+"""
+
+
+def _renamed(record: bytes, **names: str) -> bytes:
+    for old, new in names.items():
+        record = re.sub(rb"\b" + old.encode() + rb"\b", new.encode(), record)
+    return record
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("unfinished")
+    upwords_over = _renamed(UPWORDS, Mara="Mona", Tobi="Toby", Tobias="Tobin")
+    upwords_over += b">Toby: (EIKNPSU) +14 80\n"
+    event = make_event(root / "ev", {
+        "unfinished.gcg": record_prefix(ANDY, 7),
+        "over.gcg": DOUG,
+        "over-live.gcg": JOSH,
+        "upwords-open.gcg": UPWORDS,
+        "upwords-over.gcg": upwords_over,
+        "gungi-open.gn": GUNGI_OPEN,
+        "gungi-over.gn": GUNGI_OVER,
+        "event.yaml": EVENT_YAML,
+    })
+    result = run_build(str(event), "-o", str(root / "o"))
+    assert result.exit_code == 0, result.output
+    return root / "o"
+
+
+def _statuses(site) -> dict[str, dict[str, object]]:
+    return {g["slug"]: g for g in json.loads((site / "live.json").read_text())["games"]}
+
+
+def _player_rows(site) -> dict[str, str]:
+    """Player name -> the text of their row on the player index."""
+    html = (site / "players.html").read_text()
+    rows = re.findall(r'<tr id="p\d+"><th scope="row">(.*?)</th>(.*?)</tr>', html, re.S)
+    return {name: text_of(row).strip() for name, row in rows}
+
+
+def test_an_unfinished_record_marked_not_live_has_no_winner(site) -> None:
+    game = _statuses(site)["unfinished"]
+    assert game["status"] == "unfinished: andy 105 – cesar 60"
+    assert game["live"] is False
+    index = text_of((site / "index.html").read_text())
+    assert "unfinished: andy 105 – cesar 60" in index and "andy won" not in index
+    assert "unfinished: andy 105 – cesar 60" in text_of(
+        (site / "unfinished/index.html").read_text())
+
+
+def test_an_unfinished_game_counts_neither_result_nor_spread(site) -> None:
+    rows = _player_rows(site)
+    # won, lost, tied, spread (none: no finished scored game), then the game listed
+    assert rows["andy"] == "0 0 0 vs cesar unfinished"
+    assert rows["cesar"] == "0 0 0 vs andy unfinished"
+
+
+def test_the_pages_of_an_unfinished_game_do_not_poll(site) -> None:
+    for page in ("index.html", "1.html", "7.html"):
+        assert "data-live" not in (site / "unfinished" / page).read_text()
+    assert json.loads((site / "unfinished/game.json").read_text())["live"] is False
+
+
+def test_a_complete_record_keeps_its_result_whatever_live_says(site) -> None:
+    statuses = _statuses(site)
+    assert statuses["over"]["status"] == "doug 451 – emely 345, doug won"
+    assert statuses["over-live"]["status"] == "Ubeika 381 – jvc 520, jvc won"
+    rows = _player_rows(site)
+    assert rows["doug"] == "1 0 0 +106 vs emely W 451–345"
+    assert rows["jvc"] == "1 0 0 +139 vs Ubeika W 520–381"
+    assert rows["Ubeika"] == "0 1 0 -139 vs jvc L 381–520"
+    # live: true still makes its pages follow the record
+    assert "data-live" in (site / "over-live/index.html").read_text()
+
+
+def test_upwords_games_follow_the_same_rule(site) -> None:
+    statuses = _statuses(site)
+    assert statuses["upwords-open"]["status"] == \
+        "unfinished: Mara Lindqvist 89 – Tobias Brandt 66"
+    assert statuses["upwords-over"]["status"] == \
+        "Mona Lindqvist 89 – Tobin Brandt 80, Mona Lindqvist won"
+    rows = _player_rows(site)
+    assert rows["Mara Lindqvist"] == "0 0 0 vs Tobias Brandt unfinished"
+    assert rows["Mona Lindqvist"] == "1 0 0 +9 vs Tobin Brandt W 89–80"
+    assert "data-live" not in (site / "upwords-open/index.html").read_text()
+
+
+def test_gungi_games_follow_the_same_rule(site) -> None:
+    statuses = _statuses(site)
+    assert statuses["gungi-open"]["status"] == "unfinished"
+    assert statuses["gungi-over"]["status"] == "Black wins"
+    assert statuses["gungi-open"]["live"] is False
+    rows = _player_rows(site)
+    # only the game with a result counts
+    assert rows["Sample Black"].startswith("1 0 0 ")
+    assert rows["Sample White"].startswith("0 1 0 ")
+    assert "unfinished" in rows["Sample Black"]
+    assert "data-live" not in (site / "gungi-open/index.html").read_text()
+
+
+def test_a_spoiler_free_index_calls_an_unfinished_game_unfinished(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {
+        "unfinished.gcg": record_prefix(ANDY, 7),
+        "event.yaml": "spoiler_free: true\ngames:\n  unfinished.gcg: {live: false}\n"})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    game = json.loads((tmp_path / "o/live.json").read_text())["games"][0]
+    assert game["status"] == "unfinished"
+    assert '<span class="status-text">unfinished</span>' in (tmp_path / "o/index.html").read_text()
