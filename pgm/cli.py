@@ -68,7 +68,8 @@ def _expand(paths: tuple[Path, ...]) -> list[tuple[Path, Path | None]]:
 @click.option("-o", "--out", type=click.Path(path_type=Path),
               help="Output folder (default EVENT_DIR/_site). pgm replaces it only if pgm "
                    "made it, and never the event folder, a folder holding records or .git.")
-@click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
+@click.option("--strict", is_flag=True,
+              help="Fail (exit 1) on warnings too; the site is written all the same.")
 @click.option("--base-url", help="Public address of the site: adds canonical links and "
                                  "sitemap.xml (overrides base_url in event.yaml).")
 @click.option("--quiet", is_flag=True, help="Print only problems and failures.")
@@ -92,11 +93,11 @@ def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
     for diagnostic in result.diagnostics:
         click.echo(str(diagnostic), err=True)
     if not quiet or result.failed(strict):
-        click.echo(_summary(result), err=True)
+        click.echo(_summary(result, strict), err=True)
     sys.exit(1 if result.failed(strict) else 0)
 
 
-def _summary(result: BuildResult) -> str:
+def _summary(result: BuildResult, strict: bool) -> str:
     lines = [f"Built {result.games} record{'s' if result.games != 1 else ''}, "
              f"{result.pages} pages in {result.seconds:.2f} s: {result.errors} error(s), "
              f"{result.warnings} warning(s). Open {result.out / 'index.html'}"]
@@ -109,7 +110,21 @@ def _summary(result: BuildResult) -> str:
         lines.append("No games to show: pgm reads the .gcg, .gn and .cgp files in the event "
                      "folder and its subfolders (not in folders whose name starts with . or _, "
                      "nor in sites pgm built) and leaves out games marked draft in event.yaml.")
+    if result.failed(strict):
+        lines.append(_failure(result, strict))
     return "\n".join(lines)
+
+
+def _failure(result: BuildResult, strict: bool) -> str:
+    """The last line of a failed build: what failed it. The site is written all the
+    same (each game up to its problem), so that a CI job can still look at it."""
+    errors = f"{result.errors} error(s)" if result.errors else ""
+    warnings = f"{result.warnings} warning(s)" if strict and result.warnings else ""
+    if errors and warnings:
+        cause = f"{errors} and, with --strict, {warnings}"
+    else:
+        cause = errors or f"--strict: {warnings}"
+    return f"{cause} fail the build (exit status 1); the site is written all the same."
 
 
 _bar: list[object] = []

@@ -142,3 +142,54 @@ def test_the_watch_log_says_kept_pages_only_when_some_were_kept(tmp_path, capsys
     assert first.endswith("(kept the last good pages of 1 game(s) whose record does not "
                           "replay)")
     assert second.endswith(" ms")
+
+
+WARNED = (CORPUS / "gcg-invalid/MAGPIE-DATA__standard_cumulative_scoring_error.gcg")
+"""Replays to its end with two warnings (wrong running totals) and no error."""
+
+
+def _warned_event(tmp_path):
+    from sitehelpers import make_event
+
+    return make_event(tmp_path / "ev", {"g.gcg": WARNED.read_bytes()})
+
+
+def test_a_strict_build_says_that_its_warnings_fail_it(tmp_path) -> None:
+    event = _warned_event(tmp_path)
+    result = run("build", str(event), "-o", str(tmp_path / "o"), "--strict")
+    assert result.exit_code == 1
+    assert "0 error(s), 2 warning(s)" in result.output
+    assert result.output.splitlines()[-1] == (
+        "--strict: 2 warning(s) fail the build (exit status 1); the site is written all "
+        "the same.")
+    # as README says: the site is written, so a CI job can still publish or inspect it
+    assert (tmp_path / "o/g/index.html").is_file()
+
+
+def test_a_quiet_strict_build_still_says_why_it_fails(tmp_path) -> None:
+    result = run("build", str(_warned_event(tmp_path)), "-o", str(tmp_path / "o"), "--strict",
+                 "--quiet")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1].startswith("--strict: 2 warning(s) fail the build")
+
+
+def test_warnings_without_strict_fail_nothing_and_say_nothing_of_it(tmp_path) -> None:
+    result = run("build", str(_warned_event(tmp_path)), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 0
+    assert "fail the build" not in result.output
+
+
+def test_a_build_with_errors_says_that_they_fail_it(tmp_path) -> None:
+    from sitehelpers import make_event
+
+    good = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {"c.gcg": good + b">Andy: ABC\n",
+                                         "g.gcg": WARNED.read_bytes()})
+    result = run("build", str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (
+        "1 error(s) fail the build (exit status 1); the site is written all the same.")
+    strict = run("build", str(event), "-o", str(tmp_path / "o"), "--strict")
+    assert strict.output.splitlines()[-1] == (
+        "1 error(s) and, with --strict, 2 warning(s) fail the build (exit status 1); the "
+        "site is written all the same.")
