@@ -34,8 +34,10 @@ from pgm.gungi_view import (
     status_lines,
 )
 from pgm.markdown import render_markdown
-from pgm.page_parts import canonical, game_json_text, navigation, rows_so_far, with_site_keys
+from pgm.page_parts import canonical, game_json_text, navigation, with_site_keys
+from pgm.render import markup, printed
 from pgm.site_model import GameEntry
+from pgm.turn_window import TurnWindow
 
 RECORD_NAME = "input.gn"
 
@@ -111,6 +113,7 @@ def render_gungi_game(env: jinja2.Environment, entry: GameEntry, game: GungiRepl
     movers = (game.before(i).to_move for i in range(len(game.positions)))
     base = dict(common, game=entry, spoiler_free=event.spoiler_free,
                 plies=ply_rows(game.record, movers, summaries, flagged),
+                plies_before=None, plies_after=None,
                 header=_header(game.record, event.spoiler_free), record_name=RECORD_NAME,
                 board_caption_id="board-caption")
     yield "index.html", _overview(env, game, base, event.allow_html)
@@ -146,16 +149,23 @@ def _ply_context(entry: GameEntry, game: GungiReplay, index: int, move_text: str
     ply, after = game.record.plies[index], game.positions[index]
     number, total = index + 1, len(game.positions)
     moved_from, moved_to = ply_squares(ply)
+    window = TurnWindow.of(number, total, base["spoiler_free"])
     return dict(
-        base, title=f"Ply {number}: {move_text} · {entry.label}", number=number, total=total,
+        base, title=_title(number, move_text, entry.label), number=number, total=total,
         move_text=move_text, notation=ply.notation, mover=game.before(index).to_move.title,
         board=board_view(after, moved_from, moved_to),
         board_caption=f"Board after ply {number}, {ply.notation}: {move_text}",
         sides=side_views(after, game.record), status=status_lines(after),
         comments=comment_blocks(game.record.comments_after(number), allow_html),
         problems=list(problems), current=number, nav=navigation(number, total),
-        plies=rows_so_far(base["plies"], number, base["spoiler_free"]),
-        canonical=canonical(base, f"{number}.html"))
+        plies=window.rows(base["plies"]), plies_before=window.before,
+        plies_after=window.after, canonical=canonical(base, f"{number}.html"))
+
+
+def _title(number: int, move_text: str, label: str) -> Markup:
+    """The page title, its dot written as an entity: a page whose record is plain ASCII
+    is then ASCII throughout, held at one byte a character and written without encoding."""
+    return markup(f"Ply {number}: {printed(move_text)} &middot; {printed(label)}")
 
 
 def problems_by_ply(game: GungiReplay) -> Problems:

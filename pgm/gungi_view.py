@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from markupsafe import Markup
+
 from pgm.gn import GnRecord, Ply, Result
 from pgm.gn_moves import MoveKind
 from pgm.gungi_position import SIZE, Position, Tower, row_of, square_name, square_of
@@ -56,8 +58,11 @@ class SquareView:
     below: tuple[UnitView, ...]
     """The units under the top one, from just below it down to tier 0."""
     css: str
-    label: str
-    """The accessible name: square, height, every unit from top to bottom, highlights."""
+    label: Markup
+    """The accessible name: square, height, every unit from top to bottom, highlights.
+    It is HTML, pgm's own words with nothing to escape, so that a tower's dash can be
+    written as an entity: a page of plain ASCII is held at one byte a character and
+    written without encoding."""
 
 
 @dataclass(frozen=True)
@@ -154,18 +159,19 @@ def _square(tower: Tower, square: int, moved_from: bool, moved_to: bool,
     if checked:
         css.append("check")
         notes.append("Commander in check")
-    label = f"{name}: {_contents(units)}" + "".join(f", {n}" for n in notes)
+    label = Markup(f"{name}: {_contents(units)}" + "".join(f", {n}" for n in notes))
     return SquareView(name, units[0] if units else None, units[1:],
                       " ".join(c for c in css if c), label)
 
 
 def _contents(units: tuple[UnitView, ...]) -> str:
+    """What a square holds, in words, as HTML: see :attr:`SquareView.label`."""
     if not units:
         return "empty"
     if len(units) == 1:
         return units[0].text
     below = ", ".join(u.text for u in units[1:])
-    return f"tower of {len(units)} — top: {units[0].text}, below: {below}"
+    return f"tower of {len(units)} &mdash; top: {units[0].text}, below: {below}"
 
 
 def _territory(row: int) -> str:

@@ -20,8 +20,10 @@ from pgm.crossword_turns import NoteView
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.markdown import render_markdown
-from pgm.page_parts import canonical, game_json_text, navigation, rows_so_far, with_site_keys
+from pgm.page_parts import canonical, game_json_text, navigation, with_site_keys
+from pgm.render import markup, printed
 from pgm.site_model import GameEntry
+from pgm.turn_window import TurnWindow
 from pgm.upwords import UpwordsGame
 from pgm.upwords_report import game_report
 from pgm.upwords_view import board_view, describe, play_squares, player_lines, score_sheet
@@ -86,9 +88,13 @@ def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[st
     if index == total - 1 and game.stopped_at is not None:
         problems += by_line.get(game.stopped_at, [])
     spoiler = base["spoiler_free"] and turn.number == 1
-    title = (f"{entry.label} · turn {turn.number}" if spoiler
-             else f"Turn {turn.number}: {move_text} · {entry.label}")
+    # the dot written as an entity: a page whose record is plain ASCII is then ASCII
+    # throughout, held at one byte a character and written without encoding
+    label = printed(entry.label)
+    title = markup(f"{label} &middot; turn {turn.number}" if spoiler
+                   else f"Turn {turn.number}: {printed(move_text)} &middot; {label}")
     stacked, through = play_squares(turn)
+    window = TurnWindow.of(turn.number, total, base["spoiler_free"])
     return dict(
         base, title=title, number=turn.number, total=total, move_text=move_text,
         board=board_view(turn.position.board, stacked, through),
@@ -98,7 +104,8 @@ def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[st
         notes=[NoteView(n.kind, render_markdown(n.text, allow_html)) for n in turn.event.notes],
         problems=problems, ubf=game.ubf(index), current=turn.number,
         nav=navigation(turn.number, total),
-        sheet=rows_so_far(base["sheet"], turn.number, base["spoiler_free"]),
+        sheet=window.rows(base["sheet"]), sheet_before=window.before,
+        sheet_after=window.after,
         canonical=canonical(base, f"{turn.number}.html"))
 
 

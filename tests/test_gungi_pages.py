@@ -126,7 +126,7 @@ def test_every_tier_of_two_and_three_high_towers_is_listed(site) -> None:
     assert '<span class="below"><span class="u white">B</span><span class="u white">C</span>' \
            in cell
     towers = html.split('<ul class="towers">', 1)[1].split("</ul>", 1)[0]
-    assert "<li>7-0: tower of 3 — top: White Samurai" in towers
+    assert "<li>7-0: tower of 3 &mdash; top: White Samurai" in towers
     assert "<li>5-2: tower of 2" in towers
 
 
