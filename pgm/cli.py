@@ -13,6 +13,7 @@ import click
 from pgm import __version__
 from pgm.build import BuildError, BuildOptions, BuildResult
 from pgm.build import build as build_site
+from pgm.config import base_url_problem
 from pgm.diagnostics import Severity
 
 
@@ -70,8 +71,9 @@ def _expand(paths: tuple[Path, ...]) -> list[tuple[Path, Path | None]]:
                    "made it, and never the event folder, a folder holding records or .git.")
 @click.option("--strict", is_flag=True,
               help="Fail (exit 1) on warnings too; the site is written all the same.")
-@click.option("--base-url", help="Public address of the site: adds canonical links and "
-                                 "sitemap.xml (overrides base_url in event.yaml).")
+@click.option("--base-url", callback=lambda _c, _p, url: _checked_base_url(url),
+              help="Public address of the site: adds canonical links and "
+                   "sitemap.xml (overrides base_url in event.yaml).")
 @click.option("--quiet", is_flag=True, help="Print only problems and failures.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes for rendering (default: the number of cores).")
@@ -95,6 +97,14 @@ def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
     if not quiet or result.failed(strict):
         click.echo(_summary(result, strict), err=True)
     sys.exit(1 if result.failed(strict) else 0)
+
+
+def _checked_base_url(url: str | None) -> str | None:
+    """``--base-url`` is held to what ``base_url`` in event.yaml is."""
+    problem = base_url_problem(url) if url is not None else None
+    if problem:
+        raise click.BadParameter(problem)
+    return url
 
 
 def _summary(result: BuildResult, strict: bool) -> str:
@@ -160,7 +170,8 @@ def _report_rebuild(outcome: BuildResult | BuildError) -> None:
 @click.argument("event_dir", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.option("-o", "--out", type=click.Path(path_type=Path),
               help="Output folder (default EVENT_DIR/_site), updated file by file.")
-@click.option("--base-url", help="Public address of the site.")
+@click.option("--base-url", callback=lambda _c, _p, url: _checked_base_url(url),
+              help="Public address of the site.")
 def watch(event_dir: Path, out: Path | None, base_url: str | None) -> None:
     """Build, then rebuild as records and event.yaml files change (Ctrl-C to stop).
 

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
+from urllib.parse import urlsplit
 
 from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.discover import special_kind
@@ -414,9 +415,8 @@ def _check_event_value(event: dict[str, Any], entry: _Entry, sink: DiagnosticSin
     value = event.get(key)
     if value is None:
         return
-    if key == "base_url" and not str(value).startswith(("http://", "https://")):
-        sink.error(line, f"key 'base_url' must be an absolute address such as "
-                         f"https://example.org/event/, not {value!r}")
+    if key == "base_url" and (problem := base_url_problem(value)):
+        sink.error(line, f"key 'base_url' {problem}")
         del event[key]
     elif key == "css":
         _check_css(event, entry, sink, folder)
@@ -428,6 +428,35 @@ def _check_event_value(event: dict[str, Any], entry: _Entry, sink: DiagnosticSin
         elif not path.is_dir():
             sink.error(line, f"key 'theme_dir': folder {value} does not exist")
             del event[key]
+
+
+_EXAMPLE_URL = "https://example.org/event/"
+
+
+def base_url_problem(value: str) -> str | None:
+    """What makes ``value`` unfit as the public address of the site (``base_url``,
+    ``--base-url``), worded to follow the key's or option's name; None when it is fit.
+
+    Pages are addressed below it (``BASE/round-1/g/index.html``, in canonical links and
+    the sitemap), so it must be an absolute http(s) address with a host, without spaces,
+    and without a query or fragment, which would end up in the middle of every address.
+    """
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname
+        _ = parts.port  # a port that is not a number raises
+    except ValueError:
+        host = None
+    if not host or not value.startswith(("http://", "https://")) or \
+            any(c.isspace() or not c.isprintable() for c in value):
+        return f"must be an absolute address such as {_EXAMPLE_URL}, not {value!r}"
+    end = min((value.index(c) for c in "?#" if c in value), default=None)
+    if end is None:
+        return None
+    rest = value[end:]
+    what = f"a query ({rest.split('#')[0]!r})" if rest[0] == "?" else f"a fragment ({rest!r})"
+    return (f"must be the address of the site's folder, without {what}: pages are addressed "
+            f"below it, as {_EXAMPLE_URL}index.html; not {value!r}")
 
 
 def _check_css(event: dict[str, Any], entry: _Entry, sink: DiagnosticSink, folder: Path
@@ -443,7 +472,9 @@ def _check_css(event: dict[str, Any], entry: _Entry, sink: DiagnosticSink, folde
         line = entry.line_of(index) if isinstance(entry.value, list) else entry.line
         plain = posixpath.normpath(name)
         path = (folder / plain).resolve()
-        if plain.startswith(("/", "../")) or plain == ".." or not path.is_relative_to(root):
+        if not name.strip():
+            sink.error(line, "key 'css' must not name an empty file")
+        elif plain.startswith(("/", "../")) or plain == ".." or not path.is_relative_to(root):
             sink.error(line, f"key 'css': {name} is outside the event folder")
         elif not path.is_file():
             kind = special_kind(path.stat().st_mode) if path.exists() else ""
@@ -511,6 +542,10 @@ def _typed(target: dict[str, Any], key: str, value: Any, kind: type, line: int,
         value = [value]
     if kind is list and isinstance(value, list) and all(isinstance(v, str) for v in value):
         target[key] = value
+        return
+    if kind is str and isinstance(value, str) and not value.strip():
+        # An empty title would leave every page, and the link home, without a name.
+        sink.error(line, f"key '{key}' must not be empty")
         return
     if kind in (str, bool) and isinstance(value, kind):
         target[key] = value
