@@ -32,6 +32,7 @@ from pgm.markdown import render_markdown
 from pgm.page_parts import navigation
 from pgm.page_plan import Holes, PagePlan, shared_key
 from pgm.render import markup, printed
+from pgm.turn_window import listed_turns
 
 
 @dataclass(frozen=True)
@@ -40,19 +41,13 @@ class NoteView:
     html: str
 
 
-_LISTED = 500
-"""Turns a turn page lists at most, around its own. Every real game fits (a few hundred
-turns at most); a record of thousands of lines, broken or hostile, would otherwise list
-them all on each of its thousands of pages: gigabytes of pages for one game."""
-
-
 class TurnList:
     """The list of every turn on each turn page: items are made once per game and only
     the current one differs from page to page. An item is ``turn_item`` filled in from
     a plan (one for the current item, one for the others) when the macro only prints
     the row's number, word and score. In a spoiler-free event the list stops at the
-    page's own turn: the turns after it would give the game away. Beyond ``_LISTED``
-    turns, a gap links to the first and last turns left out."""
+    page's own turn: the turns after it would give the game away. Beyond
+    ``pgm.turn_window.LISTED`` turns, a gap links to the first and last turns left out."""
 
     _FIELDS = ("number", "word", "score")
 
@@ -72,28 +67,14 @@ class TurnList:
 
     def for_turn(self, number: int) -> Markup:
         current = self._item(self._sheet[number - 1], True)
-        first, last = self._listed(number)
+        total = len(self._sheet)
+        first, last = listed_turns(number, total, self._spoiler_free)
         items = self._items[first - 1:number - 1] + [current] + self._items[number:last]
         if first > 1:
             items.insert(0, self._gap(1, first - 1))
-        if last < len(self._sheet) and not self._spoiler_free:  # later turns are spoilers
-            items.append(self._gap(last + 1, len(self._sheet)))
+        if last < total and not self._spoiler_free:  # later turns are spoilers
+            items.append(self._gap(last + 1, total))
         return markup("".join(items))
-
-    def _listed(self, number: int) -> tuple[int, int]:
-        """The first and last turns the page of turn ``number`` lists: all of them (so far, in
-        a spoiler-free event) up to ``_LISTED`` turns, else ``_LISTED`` around its own,
-        and never a gap of one turn."""
-        total = len(self._sheet)
-        if self._spoiler_free:
-            first, last = max(1, number - _LISTED + 1), number
-        elif total <= _LISTED:
-            first, last = 1, total
-        else:
-            first = min(max(1, number - _LISTED // 2), total - _LISTED + 1)
-            last = first + _LISTED - 1
-            last = total if last == total - 1 else last
-        return (1 if first == 2 else first), last
 
     def _gap(self, first: int, last: int) -> str:
         """The list's item for turns ``first`` to ``last`` left out; pgm's own macro when

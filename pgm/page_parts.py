@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
@@ -42,15 +42,6 @@ def navigation_values(env: jinja2.Environment, number: int, total: int
     ``nav`` only."""
     nav = navigation(number, total)
     return {"nav": nav, "nav_html": memo(env, "partials/nav.html")(nav=nav)}
-
-
-_Row = TypeVar("_Row")
-
-
-def rows_so_far(rows: tuple[_Row, ...], number: int, spoiler_free: bool) -> tuple[_Row, ...]:
-    """The rows of the turn list a turn page shows: up to its own turn ``number`` in a
-    spoiler-free event, where the turns after it would give the game away."""
-    return rows[:number] if spoiler_free else rows
 
 
 def canonical(context: dict[str, Any], name: str) -> str | None:
