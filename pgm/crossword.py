@@ -155,7 +155,7 @@ class _Replay:
 
     def run(self) -> int | None:
         """Replay the events into ``steps``; the line that stopped it, if one did: an
-        event that cannot be replayed, or a line among the events that cannot be read."""
+        event that cannot be replayed, or a line of the record that cannot be read."""
         state = self.start_state
         self._check_stated_racks(self.record.initial_racks)
         try:

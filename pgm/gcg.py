@@ -10,6 +10,7 @@ types are in ``pgm.gcg_model`` and the pragma lines in ``pgm.gcg_pragmas``.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from pgm.diagnostics import DiagnosticSink
 from pgm.gcg_model import Event, EventKind, GcgRecord, Note, Player
@@ -219,7 +220,9 @@ class _Reader(PragmaReader):
     """A parse: the event lines here, the pragma lines in ``PragmaReader``."""
 
     unreadable: int | None = None
-    """The first line among the events that could not be read."""
+    """The first line that could not be read: the replay stops there."""
+    later: _LaterLines | None = None
+    """The lines beyond it that could not be read either."""
 
     def read(self, lines: list[str]) -> None:
         for number, raw in enumerate(lines, start=1):
@@ -236,16 +239,24 @@ class _Reader(PragmaReader):
             elif self.open_note:
                 self.continue_note(line)
             else:
-                self.sink.error(number, "expected a pragma ('#...') or an event ('>nick: ...'), "
-                                        f"found {_clip(line)!r}")
-                if self.events:
-                    self._stop_at(number)
+                self._unreadable(number, "expected a pragma ('#...') or an event "
+                                         f"('>nick: ...'), found {_clip(line)!r}")
+        if self.later is not None:
+            self.later.close(self.sink)
 
-    def _stop_at(self, number: int) -> None:
-        """A line among the events that cannot be read may have been a move: what follows
-        cannot be trusted (a lost turn shifts every later one), so the replay stops there."""
+    def _unreadable(self, number: int, message: str) -> None:
+        """A line that cannot be read may have been a move, above the first event as
+        among the events: what follows cannot be trusted (a lost turn shifts every later
+        one), so the replay stops at the first such line. The lines after it that cannot
+        be read either are one error, not one each (a binary file has hundreds)."""
         if self.unreadable is None:
             self.unreadable = number
+            self.sink.error(number, message)
+        elif self.later is None:
+            self.later = _LaterLines(len(self.sink.items), number)
+            self.sink.error(number, message)
+        else:
+            self.later.add(number)
 
     def _warn_rack_before_event(self) -> None:
         """``#rackN`` gives racks at the end of a game in progress; events after it mean
@@ -257,17 +268,39 @@ class _Reader(PragmaReader):
     def _event(self, number: int, line: str) -> None:
         head = _EVENT_HEAD.match(line)
         if not head:
-            self.sink.error(number, "event line must start with '>nickname:' followed by a space")
-            self._stop_at(number)
+            self._unreadable(number, "event line must start with '>nickname:' followed by a "
+                                     "space")
             return
         nick, rest = head.groups()
         try:
             fields = _parse_event_fields(rest)
         except _EventSyntaxError as exc:
-            self.sink.error(number, f"{exc} in {_clip(line)!r}")
-            self._stop_at(number)
+            self._unreadable(number, f"{exc} in {_clip(line)!r}")
             return
         self.events.append(OpenEvent(number, nick, line, fields))
+
+
+class _LaterLines:
+    """The unreadable lines after the first: the second keeps its own error, which
+    becomes a count of them all once a third comes (as ``crossword.LateTurns`` does for
+    moves after the end of the game)."""
+
+    def __init__(self, index: int, line: int) -> None:
+        self.index = index
+        """Where the second line's error is among the sink's items."""
+        self.count = 1
+        self.last_line = line
+
+    def add(self, line: int) -> None:
+        self.count += 1
+        self.last_line = line
+
+    def close(self, sink: DiagnosticSink) -> None:
+        if self.count > 1:
+            first = sink.items[self.index]
+            sink.items[self.index] = replace(
+                first, message=f"{self.count:,} more lines could not be read, from this one "
+                               f"to line {self.last_line}")
 
 
 def _clip(text: str, limit: int = 80) -> str:

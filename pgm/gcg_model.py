@@ -100,8 +100,9 @@ class GcgRecord:
     encoding: str = "iso-8859-1"
     diagnostics: tuple[Diagnostic, ...] = ()
     unreadable_line: int | None = None
-    """The first line among the events that could not be read (an error): the replay
-    stops there, as at any other error, because it may have been a move."""
+    """The first line that could not be read (an error), above the first event or among
+    the events: the replay stops there, as at any other error, because it may have
+    been a move."""
 
     def readable_events(self) -> tuple[Event, ...]:
         """The events the replay goes through: those above :attr:`unreadable_line`."""

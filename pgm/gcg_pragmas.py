@@ -126,7 +126,7 @@ class PragmaReader:
             self.sink.warning(number, f"#{keyword} is obsolete and ignored: "
                                       f"set {_OBSOLETE[keyword]} in event.yaml instead")
         else:
-            self.sink.warning(number, f"unknown pragma #{keyword} ignored")
+            self.sink.warning(number, f"unknown pragma {_shown('#' + keyword)} ignored")
 
     def continue_note(self, line: str) -> None:
         if self.events and self.events[-1].notes:
@@ -212,6 +212,15 @@ class PragmaReader:
     def _description(self, number: int, value: str) -> None:
         if self._before_events(number, "description"):
             self.descriptions.append(value)
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """Text of the record as a message shows it: as written when it is short and
+    printable, else clipped, and quoted with escapes when it holds control characters
+    (a binary file saved as .gcg must not send its bytes to the terminal)."""
+    if len(text) > limit:
+        text = text[:limit - 1] + "…"
+    return text if text.isprintable() else repr(text)
 
 
 def finished_notes(notes: list[Note]) -> tuple[Note, ...]:

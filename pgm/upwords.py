@@ -131,7 +131,7 @@ class _Replay:
 
     def run(self, start: UpwordsPosition) -> int | None:
         """Replay the events into ``turns``; the line that stopped it, if one did: an
-        event that cannot be replayed, or a line among the events that cannot be read."""
+        event that cannot be replayed, or a line of the record that cannot be read."""
         position = start
         try:
             for number, event in enumerate(self.record.readable_events(), start=1):

@@ -176,37 +176,44 @@ def test_tile_pragma_is_recorded() -> None:
 
 
 def test_garbage_lines_are_errors_naming_the_line() -> None:
-    record = parse("""
-        #player1 a a
-        #player2 b b
-        this is not gcg
-        >a: ABC 8H
-        >a ABC 8H CAB +14 14
-    """)
-    assert messages(record) == [
-        "3: error: expected a pragma ('#...') or an event ('>nick: ...'), found "
-        "'this is not gcg'",
-        "4: error: expected a coordinate and a word (play), '-' (pass), '-TILES' (exchange), "
-        "'--' (withdrawal), '(challenge)', '(time)' or '(TILES)' in '>a: ABC 8H'",
-        "5: error: event line must start with '>nickname:' followed by a space",
-    ]
+    cases = {
+        "this is not gcg": "expected a pragma ('#...') or an event ('>nick: ...'), found "
+                           "'this is not gcg'",
+        ">a: ABC 8H": "expected a coordinate and a word (play), '-' (pass), '-TILES' "
+                      "(exchange), '--' (withdrawal), '(challenge)', '(time)' or '(TILES)' "
+                      "in '>a: ABC 8H'",
+        ">a ABC 8H CAB +14 14": "event line must start with '>nickname:' followed by a space",
+    }
+    for line, message in cases.items():
+        record = parse(f"#player1 a a\n#player2 b b\n{line}\n")
+        assert messages(record) == [f"3: error: {message}"]
+        assert record.unreadable_line == 3
 
 
-def test_the_first_unreadable_line_among_the_events_is_where_replay_stops() -> None:
-    record = parse("""
+def test_the_first_unreadable_line_is_where_replay_stops() -> None:
+    text = """
         #player1 a a
-        stray header text
         #player2 b b
         >a: ABC 8H CAB +14 14
         >b: DEF 9H
         >a: GHI 7H HIG +10 24
         >b ABC
-    """)
-    # a stray line above the events moves nothing; a broken event line may have
-    assert record.unreadable_line == 5
-    assert [e.line for e in record.readable_events()] == [4]
-    assert [e.line for e in record.events] == [4, 6]
+    """
+    record = parse(text)
+    # a broken event line may have been a move
+    assert record.unreadable_line == 4
+    assert [e.line for e in record.readable_events()] == [3]
+    assert [e.line for e in record.events] == [3, 5]
     assert parse(BASIC).unreadable_line is None
+    # and so may a stray line, above the events as among them
+    stray = parse(text.replace("#player2 b b", "stray header text\n        #player2 b b"))
+    assert stray.unreadable_line == 2
+    assert stray.readable_events() == ()
+    assert [e.line for e in stray.events] == [4, 6]
+    assert messages(stray) == [
+        "2: error: expected a pragma ('#...') or an event ('>nick: ...'), found "
+        "'stray header text'",
+        "5: error: 2 more lines could not be read, from this one to line 7"]
 
 
 def test_player_pragma_after_events_is_an_error() -> None:
