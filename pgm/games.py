@@ -25,6 +25,9 @@ from pgm.gcg import GcgRecord, parse_gcg
 from pgm.gungi import load as load_gungi
 from pgm.gungi_pages import gungi_entry_fields, record_title, render_gungi_game
 from pgm.site_model import GameEntry, results
+from pgm.ubf import read_ubf
+from pgm.ubf_pages import record_title as ubf_record_title
+from pgm.ubf_pages import render_ubf_board, ubf_entry_fields
 from pgm.upwords import is_upwords
 from pgm.upwords import replay as replay_upwords
 from pgm.upwords_pages import render_upwords_game, upwords_entry_fields
@@ -123,13 +126,27 @@ def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGa
     return LoadedGame(source, entry, render)
 
 
-_KINDS = {".cgp": "cgp", ".gcg": "crossword", ".gn": "gungi"}
+def _load_ubf(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
+    """One Upwords board: a position, never in progress, whatever ``live`` says."""
+    result = read_ubf(data, source.relative)
+    entry = make_entry(source, replace(settings, live=None), "upwords-board",
+                       ubf_record_title(source.relative), ubf_entry_fields(result),
+                       result.diagnostics)
+
+    def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:
+        return render_ubf_board(env, entry, result, data, common)
+
+    return LoadedGame(source, entry, render)
+
+
+_KINDS = {".cgp": "cgp", ".gcg": "crossword", ".gn": "gungi", ".ubf": "upwords-board"}
 """The kind of game each extension holds, as far as the extension tells."""
 
 _LOADERS: dict[str, Callable[[Source, GameSettings, bytes], LoadedGame]] = {
     ".cgp": _load_cgp,
     ".gcg": _load_crossword,
     ".gn": _load_gungi,
+    ".ubf": _load_ubf,
 }
 
 
