@@ -53,7 +53,10 @@ def _event(game: CrosswordGame, index: int) -> dict[str, Any]:
 def event_fields(event: Event, seat: int, nick: str, computed: int | None,
                  scores: tuple[int, ...], words: tuple[str, ...]) -> dict[str, Any]:
     """The keys every replayed GCG event has in ``pgm check --json`` (crossword and
-    Upwords alike); each game kind adds its position format."""
+    Upwords alike); each game kind adds its position format. ``word`` is a play's
+    alone; the tiles an exchange or an end-of-game rack line names are ``tiles``, as
+    written after the ``-`` or inside the parentheses (``exchange_count`` when an
+    exchange gives only how many)."""
     return {
         "line": event.line,
         "seat": seat,
@@ -62,6 +65,8 @@ def event_fields(event: Event, seat: int, nick: str, computed: int | None,
         "rack": event.rack or None,
         "position": event.position or None,
         "word": event.word or None,
+        "tiles": event.tiles or None,
+        "exchange_count": event.exchange_count,
         "stated_score": event.score,
         "computed_score": computed,
         "cumulative": list(scores),

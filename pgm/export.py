@@ -12,7 +12,9 @@ Columns, in order (README, "Exporting moves"):
 ``player``     nickname (crossword, Upwords) or ``black``/``white`` (Gungi)
 ``rack``       the rack as recorded, empty when unknown (empty for Gungi)
 ``position``   the play's coordinate (``8D``), empty for other events and Gungi
-``word``       the play's tiles as written, empty for other events and Gungi
+``word``       the play's tiles as written (``RETAINS``); an exchange's as written
+               (``-LLNVVW``, ``-4`` for a count), an end-of-game rack line's tiles
+               in parentheses (``(OPEG)``); empty for other events and Gungi
 ``score``      the recorded score of the event (empty for Gungi)
 ``cumulative`` the player's total after the event (empty for Gungi)
 ``kind``       the event kind of the report (``play``, ``exchange``, ``drop``, ...)
@@ -78,14 +80,31 @@ def _cells_of_report(report: dict[str, Any]) -> list[tuple[Any, ...]]:
     path = report["path"]
     if game in ("crossword", "upwords"):
         return [(path, turn, event["player"], event["rack"], event["position"],
-                 event["word"], event["stated_score"], event["cumulative"][event["seat"]],
-                 event["kind"], None)
+                 written_tiles(event), event["stated_score"],
+                 event["cumulative"][event["seat"]], event["kind"], None)
                 for turn, event in enumerate(report["events"], start=1)]
     if game == "gungi":
         return [(path, turn, event["player"], None, None, None, None, None, event["kind"],
                  event["notation"])
                 for turn, event in enumerate(report["events"], start=1)]
     return []
+
+
+def written_tiles(event: dict[str, Any]) -> str | None:
+    """The ``word`` cell of a GCG event of ``pgm check --json``: the tiles the event
+    line names, as the record writes them: a play's word, an exchange's ``-TILES`` (or
+    ``-N``), an end-of-game rack line's ``(TILES)``; None for the other events."""
+    tiles = event.get("tiles")
+    kind = event["kind"]
+    if kind == "exchange":
+        count = event.get("exchange_count")
+        return f"-{tiles}" if tiles else f"-{count}" if count is not None else None
+    if tiles and kind in _PARENTHESISED:
+        return f"({tiles})"
+    return event["word"]  # type: ignore[no-any-return]
+
+
+_PARENTHESISED = ("end_rack_points", "end_rack_penalty")
 
 
 def record_files(inputs: Iterable[Path]) -> tuple[list[Path], list[str]]:
