@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from pgm import __version__
 from pgm.changes import Change, Plan, plan_games
-from pgm.config import ConfigSet, load_configs
+from pgm.config import ConfigSet, base_url_problem, load_configs
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import Source, make_sources, special_kind, tree_files, walk_records
 from pgm.in_place import STAGING_MARK, InPlaceWrites, remove_killed_rebuilds
@@ -122,9 +122,8 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     if not event_dir.is_dir():
         raise BuildError(f"{event_dir} is not a folder")
     out = options.out or event_dir / "_site"
-    if options.base_url and not options.base_url.startswith(("http://", "https://")):
-        raise BuildError(f"--base-url must be an absolute address such as "
-                         f"https://example.org/event/, not {options.base_url!r}")
+    if options.base_url is not None and (problem := base_url_problem(options.base_url)):
+        raise BuildError(f"--base-url {problem}")
     event, state, skipped = _read_event(options, out)
     site_print = _site_fingerprint(event.configs, event.theme_files)
     remove_leftovers(out)
