@@ -67,7 +67,8 @@ def _game_page(env: jinja2.Environment, game: CrosswordGame, base: dict[str, Any
         game_notes=[render_markdown(n.text, allow_html) for n in record.game_notes],
         turns=game.turns,
         **board,
-        board_caption="Board at the end of the record",
+        board_caption=("Board at the end of the record" if game.turns
+                       else "Board before the first move"),
         chart=score_chart(game), current=None, rules_text=_rules_text(game),
         canonical=canonical(base, "index.html"))
 
