@@ -37,6 +37,7 @@ def game_report(game: CrosswordGame) -> dict[str, Any]:
         "distribution": game.rules.distribution.name,
         "board": game.rules.layout.name,
         "complete": game.complete,
+        "stopped_at": game.stopped_at,
         "diagnostics": [d.to_json() for d in game.diagnostics],
         "events": [_event(game, index) for index in range(len(game.turns))],
         "final_scores": list(game.final.scores),

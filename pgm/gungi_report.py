@@ -68,6 +68,7 @@ def gungi_report(data: bytes, path: str) -> tuple[dict[str, Any], list[Diagnosti
         "events": events,
         "final_position": events[-1]["position"] if events else None,
         "result": record.result.value if record.result else None,
+        "stopped_at": game.stopped_line,
     }
     return report, diagnostics
 

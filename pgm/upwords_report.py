@@ -39,6 +39,7 @@ def game_report(game: UpwordsGame) -> dict[str, Any]:
         "distribution": None,
         "board": BOARD_NAME,
         "complete": game.complete,
+        "stopped_at": game.stopped_at,
         "diagnostics": [d.to_json() for d in game.diagnostics],
         "events": [_event(game, index) for index in range(len(game.turns))],
         "final_scores": list(game.final.scores),

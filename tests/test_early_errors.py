@@ -153,6 +153,7 @@ def test_check_json_and_export_of_a_record_stopped_above_its_first_event(tmp_pat
     assert checked.exit_code == 1
     [report] = json.loads(checked.stdout)
     assert report["events"] == [] and report["complete"] is False
+    assert report["stopped_at"] == 3
     assert report["diagnostics"] == [{"line": 3, "severity": "error", "message": STRAY}]
     exported = CliRunner().invoke(main, ["export", str(bad)])
     assert exported.exit_code == 1
@@ -229,3 +230,20 @@ def test_an_unknown_pragma_of_control_characters_is_shown_escaped_and_clipped() 
         f"4: warning: unknown pragma #{'x' * 38}… ignored",
         "5: warning: unknown pragma #tool-pragma ignored"]
     assert game.stopped_at is None
+
+
+def test_check_json_says_where_each_kind_of_record_stopped(tmp_path) -> None:
+    """``stopped_at``: the line of the error that stopped the replay, null for a record
+    replayed to its last line, for crossword, Upwords and Gungi records alike."""
+    gungi = (CORPUS / "gn/authored__2_every_move_form.gn").read_bytes()
+    files = {"after.gcg": gcg_bytes(AFTER), "whole.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
+             .read_bytes(), "upwords.gcg": gcg_bytes("#game-type upwords\n" + AFTER),
+             "whole.gn": gungi, "broken.gn": gungi.replace(b"2. PZ*1-6-0", b"2. PZ*1-6-0 QQ", 1)}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    checked = CliRunner().invoke(main, ["check", "--json", *sorted(
+        str(tmp_path / name) for name in files)])
+    stopped = {report["path"].rsplit("/", 1)[1]: report["stopped_at"]
+               for report in json.loads(checked.stdout)}
+    assert stopped == {"after.gcg": 4, "broken.gn": 9, "upwords.gcg": 5, "whole.gcg": None,
+                       "whole.gn": None}
