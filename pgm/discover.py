@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pgm.output import MARKER
 
-RECORD_EXTENSIONS = (".gcg", ".gn", ".cgp")
+RECORD_EXTENSIONS = (".gcg", ".gn", ".cgp", ".ubf")
 _MAX_SLUG_PART = 60
 _RESERVED = {"static", "players", "index", "404", "sitemap", "con", "prn", "aux", "nul"}
 """Names no slug part takes: the site's own folder ``static/`` (slugs hold no dot, so
@@ -45,8 +45,9 @@ class Source:
 
 def find_records(root: Path, extensions: Collection[str] = RECORD_EXTENSIONS
                  ) -> tuple[list[Path], list[str]]:
-    """Record files below ``root`` in sorted order, and problems met on the way; files
-    with other ``extensions`` for ``pgm check``, which also reads Upwords boards.
+    """Record files below ``root`` in sorted order, and problems met on the way. By
+    default the files ``pgm build`` reads, which ``pgm check`` and ``pgm export`` read
+    too, so that all three find the same records; ``extensions`` chooses others.
 
     Hidden folders, sites pgm built and links leading out of the event are skipped:
     nothing outside the event folder is ever read.
