@@ -21,7 +21,7 @@ from pgm.diagnostics import Severity
 @click.version_option(__version__, prog_name="pgm")
 def main() -> None:
     """Turn game records into a static web site: crossword games and Upwords (.gcg),
-    Gungi (.gn), crossword positions (.cgp); Upwords boards (.ubf) can be checked."""
+    Gungi (.gn), crossword positions (.cgp) and Upwords boards (.ubf)."""
 
 
 @main.command()
@@ -117,7 +117,7 @@ def _summary(result: BuildResult, strict: bool) -> str:
     if result.not_shown:
         lines.append("Records not shown (a page says why): " + ", ".join(result.not_shown))
     if not result.games:
-        lines.append("No games to show: pgm reads the .gcg, .gn and .cgp files in the event "
+        lines.append("No games to show: pgm reads the .gcg, .gn, .cgp and .ubf files in the event "
                      "folder and its subfolders (not in folders whose name starts with . or _, "
                      "nor in sites pgm built) and leaves out games marked draft in event.yaml.")
     if result.failed(strict):

@@ -104,7 +104,9 @@ def _load_upwords(source: Source, settings: GameSettings, record: GcgRecord,
 
 def _load_cgp(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
     found = read_cgp_file(data, source.relative)
-    entry = make_entry(source, settings, "cgp", cgp_record_title(source.relative),
+    # positions, not a game: never in progress, whatever ``live`` says
+    entry = make_entry(source, replace(settings, live=None), "cgp",
+                       cgp_record_title(source.relative),
                        cgp_entry_fields(found), found.diagnostics)
     orientation = Orientation(settings.orientation == "lettered-rows")
 

@@ -19,7 +19,8 @@ class GameEntry:
     slug: str
     relative: str
     kind: str
-    """``crossword``, ``upwords``, ``gungi`` or ``cgp`` (a set of positions)."""
+    """``crossword``, ``upwords``, ``gungi``, ``cgp`` (a set of positions) or
+    ``upwords-board`` (one board, a ``.ubf`` file)."""
     label: str
     players: tuple[str, ...]
     scores: tuple[int, ...] | None

@@ -239,3 +239,15 @@ def test_check_reports_each_position_with_its_cgp_written_back(tmp_path) -> None
 def test_clocks_are_minutes_and_seconds_with_overtime_negative(milliseconds: int,
                                                                shown: str) -> None:
     assert clock(milliseconds) == shown
+
+
+def test_a_position_set_is_never_in_progress_even_in_a_live_event(tmp_path) -> None:
+    """``live: true`` at the event root makes its games follow their records; a set of
+    positions is no game, and its pages must not poll for moves that never come."""
+    event = make_event(tmp_path / "ev", {"puzzles/week-1.cgp": SET.encode(),
+                                         "event.yaml": "live: true\n"})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    [listed] = json.loads((tmp_path / "o/live.json").read_text())["games"]
+    assert listed["live"] is False
+    for page in (tmp_path / "o/puzzles/week-1").glob("*.html"):
+        assert "data-live" not in page.read_text()

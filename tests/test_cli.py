@@ -97,7 +97,7 @@ def test_an_event_folder_without_records_says_what_pgm_looks_for(tmp_path) -> No
         (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes())
     result = run("build", str(tmp_path / "ev"), "-o", str(tmp_path / "o"))
     assert result.exit_code == 0 and "Built 0 records" in result.output
-    assert "No games to show: pgm reads the .gcg, .gn and .cgp files" in result.output
+    assert "No games to show: pgm reads the .gcg, .gn, .cgp and .ubf files" in result.output
     assert "No games to show" not in run("build", str(SAMPLE_GAMES), "-o",
                                          str(tmp_path / "sample")).output
 
