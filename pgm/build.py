@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +21,14 @@ from pgm import __version__
 from pgm.changes import Change, Plan, plan_games
 from pgm.config import ConfigSet, base_url_problem, load_configs
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.discover import Source, make_sources, special_kind, tree_files, walk_records
+from pgm.discover import (
+    Source,
+    make_sources,
+    skipped_warnings,
+    special_kind,
+    tree_files,
+    walk_records,
+)
 from pgm.in_place import STAGING_MARK, InPlaceWrites, remove_killed_rebuilds
 from pgm.output import (
     MARKER,
@@ -132,8 +139,7 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
         # templates, configuration or pgm changed: render everything
         replaced, state = state, None
     result = BuildResult(out, diagnostics=list(event.configs.diagnostics))
-    result.diagnostics += [Diagnostic(path, 0, Severity.WARNING, message)
-                           for path, _, message in (s.partition(": ") for s in skipped)]
+    result.diagnostics += skipped_warnings(skipped)
     try:
         if state is not None:
             _build_incremental(options, event, state, out, result, progress)
@@ -219,13 +225,21 @@ def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_plac
     for slug in plan.order:
         game = states[slug]
         result.pages += game.pages
-        result.diagnostics += game.diagnostics
+        result.diagnostics += _from_here(options.event_dir, game.diagnostics)
         if any(d.severity is Severity.ERROR for d in game.diagnostics):
             result.broken_games.append(game.entry.relative)
         if game.entry.failed:
             result.not_shown.append(game.entry.relative)
     result.games = len(plan.order)
     return states
+
+
+def _from_here(event_dir: Path, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Problems of the event's files named from where pgm runs (the event folder as
+    given, then the file's path in it), as ``pgm check`` and the event.yaml's problems
+    name them, so that a terminal or an editor opens them; the site names a record by
+    its path in the event."""
+    return [replace(d, path=str(event_dir / d.path)) for d in diagnostics]
 
 
 def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path,

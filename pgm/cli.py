@@ -34,10 +34,14 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
     Exit status 1 if any file has an error.
     """
     from pgm.check import check_empty_folder, check_file
+    from pgm.discover import skipped_warnings
 
     reports = []
     failed = False
-    for path, folder in _expand(files):
+    expanded, skipped = _expand(files)
+    for warning in skipped_warnings(skipped):  # not records: no report of their own
+        click.echo(str(warning), err=as_json)
+    for path, folder in expanded:
         report, diagnostics = check_file(path) if folder is None else check_empty_folder(folder)
         reports.append(report)
         failed |= any(d.severity is Severity.ERROR for d in diagnostics)
@@ -50,18 +54,21 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
     sys.exit(1 if failed else 0)
 
 
-def _expand(paths: tuple[Path, ...]) -> list[tuple[Path, Path | None]]:
+def _expand(paths: tuple[Path, ...]) -> tuple[list[tuple[Path, Path | None]], list[str]]:
     """Folders stand for every record below them, found as ``pgm build`` finds them
-    (Upwords boards too):
-    (record, None) for each, and (folder, folder) for a folder that holds none."""
+    (Upwords boards too): (record, None) for each, and (folder, folder) for a folder
+    that holds none; and the problems met on the way (files passed by)."""
     from pgm.check import supported_extensions
     from pgm.discover import find_records
 
     expanded: list[tuple[Path, Path | None]] = []
+    skipped: list[str] = []
     for path in paths:
-        found = find_records(path, supported_extensions())[0] if path.is_dir() else [path]
+        found, problems = find_records(path, supported_extensions()) if path.is_dir() \
+            else ([path], [])
         expanded += [(record, None) for record in found] if found else [(path, path)]
-    return expanded
+        skipped += problems
+    return expanded, skipped
 
 
 @main.command()
@@ -221,11 +228,12 @@ def export(inputs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
     records are printed as PATH:LINE: SEVERITY: MESSAGE (their rows stop at the error);
     exit status 1 if any record has an error.
     """
+    from pgm.discover import skipped_warnings
     from pgm.export import export_rows, record_files, write_rows
 
-    files, problems = record_files(inputs)
-    for problem in problems:
-        click.echo(f"warning: {problem}", err=True)
+    files, skipped = record_files(inputs)
+    for warning in skipped_warnings(skipped):
+        click.echo(str(warning), err=True)
     rows, diagnostics = export_rows(files)
     text = write_rows(rows, fmt)
     if output is None:

@@ -17,10 +17,11 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from pgm.diagnostics import Diagnostic, Severity
 from pgm.output import MARKER
 
 RECORD_EXTENSIONS = (".gcg", ".gn", ".cgp", ".ubf")
@@ -54,6 +55,13 @@ def find_records(root: Path, extensions: Collection[str] = RECORD_EXTENSIONS
     """
     relatives, problems = walk_records(root, extensions)
     return [Path(root, relative) for relative in relatives], problems
+
+
+def skipped_warnings(problems: Iterable[str]) -> list[Diagnostic]:
+    """The problems a walk met (``PATH: why; skipped``, the path from where pgm runs) as
+    warnings about the whole file, printed as every other problem is."""
+    return [Diagnostic(path, 0, Severity.WARNING, why)
+            for path, _, why in (problem.partition(": ") for problem in problems)]
 
 
 def walk_records(root: Path, extensions: Collection[str] = RECORD_EXTENSIONS

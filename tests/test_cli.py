@@ -8,6 +8,7 @@ import sys
 
 from click.testing import CliRunner
 from conftest import CORPUS, SAMPLE_GAMES
+from sitehelpers import make_event
 
 from pgm.cli import main
 
@@ -193,3 +194,20 @@ def test_a_build_with_errors_says_that_they_fail_it(tmp_path) -> None:
     assert strict.output.splitlines()[-1] == (
         "1 error(s) and, with --strict, 2 warning(s) fail the build (exit status 1); the "
         "site is written all the same.")
+
+
+def test_build_names_a_records_problem_from_where_pgm_runs_as_check_does(tmp_path,
+                                                                          monkeypatch) -> None:
+    """``path:line`` a terminal or an editor opens: the event folder as given, then the
+    record's path in it, for the record's problems as for event.yaml's."""
+    record = (CORPUS / "gcg-invalid" /
+              "MAGPIE-DATA__standard_cumulative_scoring_error.gcg").read_bytes()
+    make_event(tmp_path / "ev", {"round-1/g.gcg": record, "event.yaml": "title: [x\n"})
+    monkeypatch.chdir(tmp_path)
+    checked = run("check", "ev/round-1/g.gcg").output.splitlines()
+    assert checked and all(line.startswith("ev/round-1/g.gcg:") for line in checked)
+    broken = run("build", "ev", "-o", "site")
+    assert "\nev/event.yaml:1: error: YAML syntax error" in broken.output
+    (tmp_path / "ev/event.yaml").unlink()
+    built = run("build", "ev", "-o", "site").output.splitlines()
+    assert [line for line in built if line.startswith("ev/")] == checked
