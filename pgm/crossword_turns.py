@@ -32,7 +32,7 @@ from pgm.markdown import render_markdown
 from pgm.page_parts import navigation
 from pgm.page_plan import Holes, PagePlan, shared_key
 from pgm.render import markup, printed
-from pgm.turn_window import listed_turns
+from pgm.turn_window import Gap, TurnWindow
 
 
 @dataclass(frozen=True)
@@ -67,22 +67,22 @@ class TurnList:
 
     def for_turn(self, number: int) -> Markup:
         current = self._item(self._sheet[number - 1], True)
-        total = len(self._sheet)
-        first, last = listed_turns(number, total, self._spoiler_free)
-        items = self._items[first - 1:number - 1] + [current] + self._items[number:last]
-        if first > 1:
-            items.insert(0, self._gap(1, first - 1))
-        if last < total and not self._spoiler_free:  # later turns are spoilers
-            items.append(self._gap(last + 1, total))
+        window = TurnWindow.of(number, len(self._sheet), self._spoiler_free)
+        items = self._items[window.first - 1:number - 1] + [current] + \
+            self._items[number:window.last]
+        if window.before:
+            items.insert(0, self._gap(window.before))
+        if window.after:
+            items.append(self._gap(window.after))
         return markup("".join(items))
 
-    def _gap(self, first: int, last: int) -> str:
-        """The list's item for turns ``first`` to ``last`` left out; pgm's own macro when
-        a theme's ``fragments.html`` is older than it."""
+    def _gap(self, gap: Gap) -> str:
+        """The list's item for the turns ``gap`` leaves out; pgm's own macro when a
+        theme's ``fragments.html`` is older than it."""
         module = self._env.get_template("partials/fragments.html").module
         macro = getattr(module, "turn_list_gap", None) or self._env.get_template(
             "!default/partials/fragments.html").module.turn_list_gap  # type: ignore[attr-defined]
-        return str(macro(first, last))
+        return str(macro(gap.first, gap.last))
 
     def _item(self, row: SheetRow, current: bool) -> str:
         plan = self._plans[current]
