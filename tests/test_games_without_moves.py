@@ -31,3 +31,16 @@ def test_a_game_page_before_the_first_move(tmp_path, name, record, live) -> None
     if name.endswith(".gcg"):
         assert ("No moves yet." if live else "The record holds no moves.") in text
         assert 'class="sheet"' not in page
+
+
+@pytest.mark.parametrize("head", ["", "#game-type upwords\n"])
+def test_a_game_stopped_before_its_first_move_says_so(tmp_path, head) -> None:
+    """Not "no moves": the record holds some, past the error."""
+    record = (head + "#player1 ann Ann\n#player2 bob Bob\n>cat: AEINRST 8D RETAINS +66 66\n"
+              ">bob: DOG 9C D.G +10 10\n")
+    event = make_event(tmp_path / "ev", {"g.gcg": record})
+    run_build(str(event), "-o", str(tmp_path / "site"))
+    text = text_of((tmp_path / "site/g/index.html").read_text())
+    line = 3 + head.count("\n")
+    assert f"An error stopped the replay before the first move (line {line})." in text
+    assert "no moves" not in text.lower()
