@@ -71,6 +71,15 @@ def _expand(paths: tuple[Path, ...]) -> tuple[list[tuple[Path, Path | None]], li
     return expanded, skipped
 
 
+def _checked_base_url(_context: click.Context, _option: click.Parameter, url: str | None
+                      ) -> str | None:
+    """``--base-url`` is held to what ``base_url`` in event.yaml is."""
+    problem = base_url_problem(url) if url is not None else None
+    if problem:
+        raise click.BadParameter(problem)
+    return url
+
+
 @main.command()
 @click.argument("event_dir", type=click.Path(path_type=Path, file_okay=False))
 @click.option("-o", "--out", type=click.Path(path_type=Path),
@@ -78,7 +87,7 @@ def _expand(paths: tuple[Path, ...]) -> tuple[list[tuple[Path, Path | None]], li
                    "made it, and never the event folder, a folder holding records or .git.")
 @click.option("--strict", is_flag=True,
               help="Fail (exit 1) on warnings too; the site is written all the same.")
-@click.option("--base-url", callback=lambda _c, _p, url: _checked_base_url(url),
+@click.option("--base-url", callback=_checked_base_url,
               help="Public address of the site: adds canonical links and "
                    "sitemap.xml (overrides base_url in event.yaml).")
 @click.option("--quiet", is_flag=True, help="Print only problems and failures.")
@@ -104,14 +113,6 @@ def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
     if not quiet or result.failed(strict):
         click.echo(_summary(result, strict), err=True)
     sys.exit(1 if result.failed(strict) else 0)
-
-
-def _checked_base_url(url: str | None) -> str | None:
-    """``--base-url`` is held to what ``base_url`` in event.yaml is."""
-    problem = base_url_problem(url) if url is not None else None
-    if problem:
-        raise click.BadParameter(problem)
-    return url
 
 
 def _summary(result: BuildResult, strict: bool) -> str:
@@ -177,7 +178,7 @@ def _report_rebuild(outcome: BuildResult | BuildError) -> None:
 @click.argument("event_dir", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.option("-o", "--out", type=click.Path(path_type=Path),
               help="Output folder (default EVENT_DIR/_site), updated file by file.")
-@click.option("--base-url", callback=lambda _c, _p, url: _checked_base_url(url),
+@click.option("--base-url", callback=_checked_base_url,
               help="Public address of the site.")
 def watch(event_dir: Path, out: Path | None, base_url: str | None) -> None:
     """Build, then rebuild as records and event.yaml files change (Ctrl-C to stop).

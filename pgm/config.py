@@ -447,7 +447,7 @@ def base_url_problem(value: str) -> str | None:
         _ = parts.port  # a port that is not a number raises
     except ValueError:
         host = None
-    if not host or not value.startswith(("http://", "https://")) or \
+    if not host or not value.lower().startswith(("http://", "https://")) or \
             any(c.isspace() or not c.isprintable() for c in value):
         return f"must be an absolute address such as {_EXAMPLE_URL}, not {value!r}"
     end = min((value.index(c) for c in "?#" if c in value), default=None)

@@ -93,7 +93,8 @@ def test_a_base_url_without_a_host_or_with_spaces_is_not_an_address(tmp_path, ur
 
 
 @pytest.mark.parametrize("url", ["https://example.org", "https://example.org/club/",
-                                 "http://localhost:8000/a/b", "https://ex.org/%7Eann/"])
+                                 "http://localhost:8000/a/b", "https://ex.org/%7Eann/",
+                                 "HTTPS://Example.org/"])
 def test_a_plain_base_url_is_accepted(url: str) -> None:
     assert base_url_problem(url) is None
 
