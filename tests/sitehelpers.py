@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import textwrap
-from collections.abc import Iterable
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
 from click.testing import CliRunner
 
+from pgm.build import BuildOptions
 from pgm.cli import main
+from pgm.live import watch
 
 
 def make_event(root: Path, files: dict[str, str | bytes]) -> Path:
@@ -36,6 +41,32 @@ def record_prefix(record: bytes, events: int) -> bytes:
             seen += 1
         out.append(line)
     return b"\n".join(out) + b"\n"
+
+
+def wait_for(condition: Callable[[], object], seconds: float = 15.0) -> bool:
+    """Whether ``condition`` came true within ``seconds``, asked every 50 ms."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@contextlib.contextmanager
+def watching(options: BuildOptions, report: Callable[[object], object] = lambda _: None
+             ) -> Iterator[None]:
+    """``pgm watch`` running in a thread for the ``with`` block, stopped after it (and
+    found stopped: a watcher that outlives its test would go on writing)."""
+    stop = threading.Event()
+    thread = threading.Thread(target=watch, args=(options, report, stop), daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
 
 
 def run_build(*args: str):

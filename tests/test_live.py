@@ -20,25 +20,16 @@ from pathlib import Path
 import pytest
 import watchfiles
 from conftest import CORPUS
-from sitehelpers import make_event, record_prefix
+from sitehelpers import make_event, record_prefix, wait_for, watching
 
 from pgm.build import BuildOptions, build
-from pgm.live import _relevant, serve, watch
+from pgm.live import _relevant, serve
 
 RECORD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
 
 
 def prefix(events: int) -> bytes:
     return record_prefix(RECORD, events)
-
-
-def wait_for(condition, seconds: float = 15.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -67,12 +58,7 @@ def fetch(url: str) -> tuple[int, bytes]:
 def test_watch_rebuilds_when_a_record_is_saved(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {"live/board-1.gcg": prefix(4)})
     out = tmp_path / "site"
-    stop = threading.Event()
-    reports: list[object] = []
-    thread = threading.Thread(target=watch, args=(BuildOptions(event, out), reports.append,
-                                                  stop), daemon=True)
-    thread.start()
-    try:
+    with watching(BuildOptions(event, out)):
         assert wait_for(lambda: (out / "live/board-1/4.html").is_file())
         time.sleep(0.3)  # let the watcher settle before the annotator saves
         (event / "live/board-1.gcg").write_bytes(prefix(6))
@@ -82,10 +68,6 @@ def test_watch_rebuilds_when_a_record_is_saved(tmp_path) -> None:
         assert game_json(out / "live/board-1")["live"] is True
         (event / "event.yaml").write_text("title: Live club night\n")
         assert wait_for(lambda: "Live club night" in (out / "index.html").read_text())
-    finally:
-        stop.set()
-        thread.join(timeout=10)
-    assert not thread.is_alive()
 
 
 def test_watch_rebuilds_when_a_folder_is_renamed_moved_in_or_moved_out(tmp_path) -> None:
@@ -93,11 +75,7 @@ def test_watch_rebuilds_when_a_folder_is_renamed_moved_in_or_moved_out(tmp_path)
     event = make_event(tmp_path / "ev", {"r2/board-1.gcg": RECORD, "board-0.gcg": prefix(4)})
     elsewhere = make_event(tmp_path / "elsewhere", {"r5/board-5.gcg": prefix(6)})
     out = tmp_path / "site"
-    stop = threading.Event()
-    thread = threading.Thread(target=watch, args=(BuildOptions(event, out), lambda r: None,
-                                                  stop), daemon=True)
-    thread.start()
-    try:
+    with watching(BuildOptions(event, out)):
         assert wait_for(lambda: (out / "r2/board-1/index.html").is_file())
         time.sleep(0.3)  # let the watcher settle before the folders move
         (event / "r2").rename(event / "r9")
@@ -109,10 +87,6 @@ def test_watch_rebuilds_when_a_folder_is_renamed_moved_in_or_moved_out(tmp_path)
         assert wait_for(lambda: not (out / "r9/board-1").exists())
         assert (out / "r5/board-5/6.html").is_file()
         assert (out / "board-0/4.html").is_file()
-    finally:
-        stop.set()
-        thread.join(timeout=10)
-    assert not thread.is_alive()
 
 
 def test_folders_the_build_writes_or_editors_keep_never_start_a_rebuild(tmp_path) -> None:

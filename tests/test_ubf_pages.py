@@ -8,7 +8,6 @@ import csv
 import io
 import json
 import re
-import threading
 import time
 from html import unescape
 from html.parser import HTMLParser
@@ -18,14 +17,14 @@ import pytest
 import watchfiles
 from click.testing import CliRunner
 from conftest import SAMPLE_GAMES, SHARED
-from sitehelpers import make_event, run_build, text_of
+from sitehelpers import make_event, run_build, text_of, wait_for, watching
 
 from pgm.build import BuildOptions, build
 from pgm.check import supported_extensions
 from pgm.cli import main
 from pgm.discover import RECORD_EXTENSIONS
 from pgm.gcg import parse_gcg
-from pgm.live import _relevant, watch
+from pgm.live import _relevant
 from pgm.scoring import square_name
 from pgm.ubf import SIZE, UpwordsBoard, read_ubf
 from pgm.upwords import replay
@@ -310,23 +309,10 @@ def test_a_half_saved_board_keeps_its_last_good_page_while_watched(tmp_path) -> 
     assert (out / "b/index.html").read_bytes() == good
 
 
-def wait_for(condition, seconds: float = 15.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_watch_adds_and_redraws_a_board(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {"r1/a.ubf": EXAMPLE})
     out = tmp_path / "site"
-    stop = threading.Event()
-    thread = threading.Thread(target=watch, args=(BuildOptions(event, out), lambda r: None,
-                                                  stop), daemon=True)
-    thread.start()
-    try:
+    with watching(BuildOptions(event, out)):
         assert wait_for(lambda: (out / "r1/a/index.html").is_file())
         time.sleep(0.3)  # let the watcher settle before the director saves
         (event / "r1/b.ubf").write_text(EXAMPLE, encoding="utf-8")
@@ -335,7 +321,3 @@ def test_watch_adds_and_redraws_a_board(tmp_path) -> None:
         (event / "r1/a.ubf").write_text(changed, encoding="utf-8")
         assert wait_for(lambda: "B2: Qu, height 2" in (out / "r1/a/index.html").read_text(
             encoding="utf-8"))
-    finally:
-        stop.set()
-        thread.join(timeout=10)
-    assert not thread.is_alive()
