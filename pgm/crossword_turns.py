@@ -29,7 +29,7 @@ from pgm.crossword_view import (
 from pgm.diagnostics import Diagnostic
 from pgm.fragments import kept, memo
 from pgm.markdown import render_markdown
-from pgm.page_parts import navigation
+from pgm.page_parts import navigation, turn_title
 from pgm.page_plan import Holes, PagePlan, shared_key
 from pgm.render import markup, printed
 from pgm.turn_window import Gap, TurnWindow
@@ -275,7 +275,8 @@ class TurnPages:
         head_links, nav_html = self._navigation(number, total)
         unseen = self._unseen.view(index)
         values = dict(
-            title=self._title(number, move_html),
+            title=turn_title("Turn", number, move_html, self._label,
+                             self._context["spoiler_free"]),
             number=number, move_text=markup(move_html),
             board_caption=markup(f"Board after turn {number}: {move_html}"),
             head_links=head_links, nav_html=nav_html,
@@ -303,13 +304,6 @@ class TurnPages:
             found = self._navigations[(number, total)] = (self._head_links(nav),
                                                           self._nav(nav=nav))
         return found
-
-    def _title(self, number: int, move_html: str) -> Markup:
-        """The page title, written with entities so that a page of plain letters stays
-        one byte per character in memory and is written without re-encoding."""
-        if self._context["spoiler_free"] and number == 1:
-            return markup(f"{self._label} &middot; turn {number}")
-        return markup(f"Turn {number}: {move_html} &middot; {self._label}")
 
     def _notes(self, index: int) -> str:
         notes = self._game.turns[index].event.notes

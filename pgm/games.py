@@ -28,6 +28,7 @@ from pgm.site_model import GameEntry, results
 from pgm.ubf import read_ubf
 from pgm.ubf_pages import record_title as ubf_record_title
 from pgm.ubf_pages import render_ubf_board, ubf_entry_fields
+from pgm.ubf_report import KIND
 from pgm.upwords import is_upwords
 from pgm.upwords import replay as replay_upwords
 from pgm.upwords_pages import render_upwords_game, upwords_entry_fields
@@ -131,7 +132,7 @@ def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGa
 def _load_ubf(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
     """One Upwords board: a position, never in progress, whatever ``live`` says."""
     result = read_ubf(data, source.relative)
-    entry = make_entry(source, replace(settings, live=None), "upwords-board",
+    entry = make_entry(source, replace(settings, live=None), KIND,
                        ubf_record_title(source.relative), ubf_entry_fields(result),
                        result.diagnostics)
 
@@ -141,7 +142,7 @@ def _load_ubf(source: Source, settings: GameSettings, data: bytes) -> LoadedGame
     return LoadedGame(source, entry, render)
 
 
-_KINDS = {".cgp": "cgp", ".gcg": "crossword", ".gn": "gungi", ".ubf": "upwords-board"}
+_KINDS = {".cgp": "cgp", ".gcg": "crossword", ".gn": "gungi", ".ubf": KIND}
 """The kind of game each extension holds, as far as the extension tells."""
 
 _LOADERS: dict[str, Callable[[Source, GameSettings, bytes], LoadedGame]] = {

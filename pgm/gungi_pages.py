@@ -34,8 +34,8 @@ from pgm.gungi_view import (
     status_lines,
 )
 from pgm.markdown import render_markdown
-from pgm.page_parts import canonical, game_json_text, navigation, with_site_keys
-from pgm.render import markup, printed
+from pgm.page_parts import canonical, game_json_text, navigation, turn_title, with_site_keys
+from pgm.render import printed
 from pgm.site_model import GameEntry
 from pgm.turn_window import TurnWindow
 
@@ -94,7 +94,7 @@ def status_words(game: GungiReplay) -> str:
         return RESULT_WORDS[result]
     if game.final.winner is not None:
         return f"{game.final.winner.title} wins"
-    return RESULT_WORDS[Result.UNFINISHED]
+    return "in progress"
 
 
 # ---------------------------------------------------------------------------------------
@@ -114,7 +114,8 @@ def render_gungi_game(env: jinja2.Environment, entry: GameEntry, game: GungiRepl
     base = dict(common, game=entry, spoiler_free=event.spoiler_free,
                 plies=ply_rows(game.record, movers, summaries, flagged),
                 plies_before=None, plies_after=None,
-                header=_header(game.record, event.spoiler_free), record_name=RECORD_NAME,
+                header=_header(game.record, event.spoiler_free, _pending_words(entry)),
+                record_name=RECORD_NAME,
                 board_caption_id="board-caption")
     yield "index.html", _overview(env, game, base, event.allow_html)
     template = env.get_template("gungi_turn.html")
@@ -127,9 +128,22 @@ def render_gungi_game(env: jinja2.Environment, entry: GameEntry, game: GungiRepl
     yield "moves.csv", moves_csv(report)
 
 
-def _header(record: GnRecord, spoiler_free: bool) -> tuple[HeaderField, ...]:
+def _header(record: GnRecord, spoiler_free: bool, pending: str) -> tuple[HeaderField, ...]:
     """The header tags; a spoiler-free event leaves out the Result."""
-    return tuple(f for f in header_fields(record) if not (spoiler_free and f.name == "Result"))
+    return tuple(f for f in header_fields(record, pending)
+                 if not (spoiler_free and f.name == "Result"))
+
+
+def _pending_words(entry: GameEntry) -> str:
+    """``Result "*"`` in words, as the game's status tells it: "in progress" while the
+    site follows the record, "unfinished" when it does not (``live: false``, or a replay
+    stopped at an error); "not filled in" when a captured Commander ended the game, which
+    the status then names the winner of."""
+    if entry.live:
+        return "in progress"
+    if entry.unfinished or entry.stopped_at is not None:
+        return "unfinished"
+    return "not filled in"
 
 
 def _overview(env: jinja2.Environment, game: GungiReplay, base: dict[str, Any],
@@ -150,8 +164,10 @@ def _ply_context(entry: GameEntry, game: GungiReplay, index: int, move_text: str
     number, total = index + 1, len(game.positions)
     moved_from, moved_to = ply_squares(ply)
     window = TurnWindow.of(number, total, base["spoiler_free"])
+    # a move tells no score: ply 1's title is the same in a spoiler-free event
+    title = turn_title("Ply", number, printed(move_text), printed(entry.label), False)
     return dict(
-        base, title=_title(number, move_text, entry.label), number=number, total=total,
+        base, title=title, number=number, total=total,
         move_text=move_text, notation=ply.notation, mover=game.before(index).to_move.title,
         board=board_view(after, moved_from, moved_to),
         board_caption=f"Board after ply {number}, {ply.notation}: {move_text}",
@@ -160,12 +176,6 @@ def _ply_context(entry: GameEntry, game: GungiReplay, index: int, move_text: str
         problems=list(problems), current=number, nav=navigation(number, total),
         plies=window.rows(base["plies"]), plies_before=window.before,
         plies_after=window.after, canonical=canonical(base, f"{number}.html"))
-
-
-def _title(number: int, move_text: str, label: str) -> Markup:
-    """The page title, its dot written as an entity: a page whose record is plain ASCII
-    is then ASCII throughout, held at one byte a character and written without encoding."""
-    return markup(f"Ply {number}: {printed(move_text)} &middot; {printed(label)}")
 
 
 def problems_by_ply(game: GungiReplay) -> Problems:

@@ -25,9 +25,9 @@ RESULT_WORDS = {
     Result.WHITE_WON: "White wins",
     Result.BLACK_WON: "Black wins",
     Result.DRAW: "draw",
-    Result.UNFINISHED: "in progress",
 }
-"""The Result tag in words; note that "1 - 0" is a White win (the notation lists White first)."""
+"""A decided Result tag in words; note that "1 - 0" is a White win (the notation lists
+White first). What ``*`` means depends on the game's entry: see :func:`header_fields`."""
 
 HEADER_TAGS = ("Event", "Date", "Location", "White", "Black", "Result")
 ARMY = sum(count for _, count in START_HAND)
@@ -262,16 +262,20 @@ def status_lines(position: Position) -> tuple[str, ...]:
 # Header and ply list
 
 
-def header_fields(record: GnRecord) -> tuple[HeaderField, ...]:
+def header_fields(record: GnRecord, pending: str) -> tuple[HeaderField, ...]:
     """The six header tags that are set, in the notation's order; Result also in words,
-    because "1 - 0" (White wins) reads the wrong way round to many."""
+    because "1 - 0" (White wins) reads the wrong way round to many. ``pending`` is
+    ``Result "*"`` in words, which the site decides as it shows the game: "in progress"
+    while it follows the record, "unfinished" when it does not."""
     fields = []
     for name in HEADER_TAGS:
         value = record.value(name)
         if value is None:
             continue
         if name == "Result" and record.result is not None:
-            value = f"{value} ({RESULT_WORDS[record.result]})"
+            words = pending if record.result is Result.UNFINISHED else \
+                RESULT_WORDS[record.result]
+            value = f"{value} ({words})"
         fields.append(HeaderField(name, value))
     return tuple(fields)
 

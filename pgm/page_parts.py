@@ -1,4 +1,5 @@
-"""Pieces every kind of game page shares: turn navigation and the site keys of game.json."""
+"""Pieces every kind of game page shares: turn navigation, turn page titles and the site
+keys of game.json."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import jinja2
 from markupsafe import Markup
 
 from pgm.fragments import memo
+from pgm.render import markup
 from pgm.site_model import GameEntry
 
 
@@ -42,6 +44,22 @@ def navigation_values(env: jinja2.Environment, number: int, total: int
     ``nav`` only."""
     nav = navigation(number, total)
     return {"nav": nav, "nav_html": memo(env, "partials/nav.html")(nav=nav)}
+
+
+def turn_title(noun: str, number: int, move_html: str, label_html: str,
+               spoiler_free: bool) -> Markup:
+    """The title of turn (or ply) page ``number``: "Turn 12: <move> &middot; <label>",
+    from the move in words and the game's label, both printed already. Turn 1 of a
+    spoiler-free event is "<label> &middot; turn 1": its move would tell a score before
+    the page is open (a Gungi move tells none, so ply pages pass ``spoiler_free`` false).
+
+    The dot is written as an entity: a page whose record is plain ASCII is then ASCII
+    throughout, held at one byte a character and written without encoding. Crossword
+    turn pages call this for every turn, so it makes the title string and nothing more.
+    """
+    if spoiler_free and number == 1:
+        return markup(f"{label_html} &middot; {noun.lower()} {number}")
+    return markup(f"{noun} {number}: {move_html} &middot; {label_html}")
 
 
 def canonical(context: dict[str, Any], name: str) -> str | None:

@@ -12,6 +12,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from pgm.diagnostics import Diagnostic, Severity
+from pgm.ubf_report import KIND as UBF_KIND
+
+POSITION_KINDS = frozenset({"cgp", UBF_KIND})
+"""The kinds of record that hold positions, not a game: never in progress, never won."""
 
 
 @dataclass(frozen=True)
@@ -66,9 +70,13 @@ class GameEntry:
 
     @property
     def short_status(self) -> str:
-        """The status that gives nothing away, for spoiler-free events."""
+        """The status that gives nothing away, for spoiler-free events. A board or a
+        set of positions has no result to give away: its status, what the file holds
+        ("Upwords board: 30 tiles", "3 positions"), is shown as it is."""
         if self.failed:
             return "not shown"
+        if self.kind in POSITION_KINDS:
+            return self.status
         if self.live:
             return "in progress"
         if self.stopped_at is not None:

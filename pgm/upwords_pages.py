@@ -20,8 +20,8 @@ from pgm.crossword_turns import NoteView
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.markdown import render_markdown
-from pgm.page_parts import canonical, game_json_text, navigation, with_site_keys
-from pgm.render import markup, printed
+from pgm.page_parts import canonical, game_json_text, navigation, turn_title, with_site_keys
+from pgm.render import printed
 from pgm.site_model import GameEntry
 from pgm.turn_window import TurnWindow
 from pgm.upwords import UpwordsGame
@@ -87,12 +87,8 @@ def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[st
     problems = list(by_line.get(turn.event.line, []))
     if index == total - 1 and game.stopped_at is not None:
         problems += by_line.get(game.stopped_at, [])
-    spoiler = base["spoiler_free"] and turn.number == 1
-    # the dot written as an entity: a page whose record is plain ASCII is then ASCII
-    # throughout, held at one byte a character and written without encoding
-    label = printed(entry.label)
-    title = markup(f"{label} &middot; turn {turn.number}" if spoiler
-                   else f"Turn {turn.number}: {printed(move_text)} &middot; {label}")
+    title = turn_title("Turn", turn.number, printed(move_text), printed(entry.label),
+                       base["spoiler_free"])
     stacked, through = play_squares(turn)
     window = TurnWindow.of(turn.number, total, base["spoiler_free"])
     return dict(

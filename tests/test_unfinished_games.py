@@ -141,3 +141,55 @@ def test_a_spoiler_free_index_calls_an_unfinished_game_unfinished(tmp_path) -> N
     game = json.loads((tmp_path / "o/live.json").read_text())["games"][0]
     assert game["status"] == "unfinished"
     assert '<span class="status-text">unfinished</span>' in (tmp_path / "o/index.html").read_text()
+
+
+def test_a_spoiler_free_index_shows_a_board_and_a_position_set_as_they_are(tmp_path) -> None:
+    """A board or a set of positions has no result to give away: its status tells what
+    the file holds, not "finished"."""
+    empty = "/".join(["15"] * 15)
+    positions = "".join(f"# {n}\n{empty} AEINRST/ 0/0 0 lex CSW21;\n\n" for n in (1, 2, 3))
+    event = make_event(tmp_path / "ev", {
+        "board.ubf": (SAMPLE_GAMES / "upwords/example.ubf").read_bytes(),
+        "set.cgp": positions, "event.yaml": "spoiler_free: true\n"})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    statuses = _statuses(tmp_path / "o")
+    assert statuses["board"]["status"] == "Upwords board: 30 tiles"
+    assert statuses["set"]["status"] == "3 positions"
+    index = (tmp_path / "o/index.html").read_text()
+    assert '<span class="status-text">Upwords board: 30 tiles</span>' in index
+    assert '<span class="status-text">3 positions</span>' in index
+    assert "finished" not in text_of(index)
+
+
+def test_the_result_tag_of_an_unfinished_gungi_game_says_unfinished(site) -> None:
+    """``Result "*"`` in words follows the game's status: "unfinished" on every page of a
+    game marked ``live: false``, never "in progress"."""
+    folder = site / "gungi-open"
+    pages = sorted(folder.glob("*.html"))
+    assert len(pages) > 2
+    for page in pages:
+        html = page.read_text()
+        assert "<dt>Result</dt><dd>* (unfinished)</dd>" in html, page.name
+        assert "in progress" not in html, page.name
+
+
+@pytest.mark.parametrize(("live", "words"), [("", "in progress"), ("{live: false}", "unfinished")])
+def test_the_result_tag_of_a_gungi_game_follows_live(tmp_path, live, words) -> None:
+    games = f"games:\n  g.gn: {live}\n" if live else ""
+    event = make_event(tmp_path / "ev", {"g.gn": GUNGI_OPEN, "event.yaml": games})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    for page in ("index.html", "1.html"):
+        html = (tmp_path / "o/g" / page).read_text()
+        assert f"<dt>Result</dt><dd>* ({words})</dd>" in html
+
+
+def test_a_result_tag_not_filled_in_after_a_captured_commander(tmp_path) -> None:
+    """The game is over (Black wins), so its ``Result "*"`` is neither in progress nor
+    unfinished: it was not filled in."""
+    record = GUNGI_OVER.replace(b'[Result "0 - 1"]', b'[Result "*"]')
+    assert record != GUNGI_OVER
+    event = make_event(tmp_path / "ev", {"g.gn": record})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    html = (tmp_path / "o/g/index.html").read_text()
+    assert '<p class="result">Black wins</p>' in html
+    assert "<dt>Result</dt><dd>* (not filled in)</dd>" in html
