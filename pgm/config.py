@@ -14,20 +14,17 @@ record is a warning too: a misspelt ``draft: true`` entry would otherwise publis
 from __future__ import annotations
 
 import fnmatch
-import functools
 import os
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.discover import special_kind
-
-if TYPE_CHECKING:
-    import yaml
+from pgm.event_yaml import Entry, Written, read_entries
 
 CONFIG_NAME = "event.yaml"
 
@@ -183,7 +180,7 @@ def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | Non
         if not path.is_file():
             continue
         sink = DiagnosticSink(str(path))
-        entries = _read_yaml(path, sink)
+        entries = read_entries(path, sink)
         overlay, event_part = _split_entries(entries, folder == root, sink, folder)
         overlays.append(Overlay(folder, overlay[0], overlay[1]))
         _check_games(overlays[-1], by_folder, sink)
@@ -234,181 +231,7 @@ def _event_config(values: dict[str, Any]) -> EventConfig:
     return EventConfig(**{k: v for k, v in values.items() if k in known})
 
 
-# ---------------------------------------------------------------------------------------
-# YAML with line numbers
-
-
-@dataclass(frozen=True)
-class _Entry:
-    """A top-level key of an ``event.yaml``: its value and where it and its parts are."""
-
-    key: str
-    value: Any
-    line: int
-    lines: dict[tuple[str, ...], int]
-    """The line of each key (or list item, by its index) nested in the value, by path."""
-
-    def line_of(self, *path: object) -> int:
-        """Where the nested key ``path`` is written; where its nearest enclosing key is
-        when the YAML does not tell (a key that came in through a ``<<`` merge)."""
-        names = tuple(str(p) for p in path)
-        while names and names not in self.lines:
-            names = names[:-1]
-        return self.lines[names] if names else self.line
-
-
-def _read_yaml(path: Path, sink: DiagnosticSink) -> list[_Entry]:
-    """The top-level entries; syntax errors become diagnostics."""
-    import yaml  # only an event with an event.yaml pays for the YAML parser
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        sink.error(0, f"cannot read the configuration: {exc}")
-        return []
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        sink.error(*_yaml_error(exc))
-        return []
-    if node is None:
-        return []
-    _warn_of_repeated_keys(node, sink, set())
-    if not isinstance(node, yaml.MappingNode):
-        sink.error(node.start_mark.line + 1, "the configuration must be a mapping of keys "
-                                             "to values (key: value)")
-        return []
-    return [_Entry(_name(key), _value(value, sink), key.start_mark.line + 1,
-                   _nested_lines(value, (), set()))
-            for key, value in node.value]
-
-
-def _nested_lines(node: yaml.Node, path: tuple[str, ...], seen: set[int]
-                  ) -> dict[tuple[str, ...], int]:
-    """The line of every key and list item below ``node``, by its path. A node reached
-    again through an alias is not walked again: an alias may hold itself."""
-    import yaml
-
-    if id(node) in seen:
-        return {}
-    seen.add(id(node))
-    if isinstance(node, yaml.MappingNode):
-        parts = [(_loaded_name(key), key, value) for key, value in node.value]
-    elif isinstance(node, yaml.SequenceNode):
-        parts = [(str(index), item, item) for index, item in enumerate(node.value)]
-    else:
-        return {}
-    lines: dict[tuple[str, ...], int] = {}
-    for name, key, value in parts:
-        lines[(*path, name)] = key.start_mark.line + 1
-        lines.update(_nested_lines(value, (*path, name), seen))
-    return lines
-
-
-def _warn_of_repeated_keys(node: yaml.Node, sink: DiagnosticSink, seen: set[int]) -> None:
-    """A key given twice in one mapping: YAML keeps the last one, which silently drops
-    the first (a second ``games:`` would drop every setting of the first)."""
-    import yaml
-
-    if id(node) in seen or not isinstance(node, yaml.MappingNode | yaml.SequenceNode):
-        return
-    seen.add(id(node))
-    if isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            _warn_of_repeated_keys(item, sink, seen)
-        return
-    first: dict[str, int] = {}
-    for key, value in node.value:
-        name, line = _name(key), key.start_mark.line + 1
-        if name in first and isinstance(key, yaml.ScalarNode) and name != "<<":
-            sink.warning(line, f"key {name!r} is given twice (first on line {first[name]}); "
-                               "the last one is used")
-        first.setdefault(name, line)
-        _warn_of_repeated_keys(value, sink, seen)
-
-
-def _name(key: yaml.Node) -> str:
-    """A key as text; a list or mapping used as a key (which may hold itself through an
-    alias) is named by its kind only, and is reported as an unknown key."""
-    import yaml
-
-    return str(key.value) if isinstance(key, yaml.ScalarNode) else f"<{key.id}>"
-
-
-def _loaded_name(key: yaml.Node) -> str:
-    """A nested key as the loaded value names it (``true:`` is ``True``), so that a
-    diagnostic about that key finds its line."""
-    import yaml
-
-    if not isinstance(key, yaml.ScalarNode):
-        return _name(key)
-    try:
-        return str(yaml.load(yaml.serialize(key), Loader=_loader()))  # noqa: S506 - safe
-    except (yaml.YAMLError, ValueError):
-        return str(key.value)
-
-
-def _yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
-    """The line and words of a YAML syntax error. A quoted value or a ``[...]`` or
-    ``{...}`` left open is reported on the line where it starts: the problem the parser
-    finds, often only at the end of the file, is named with its own line. Any other error
-    is on the line of the problem."""
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc)
-    context, start = getattr(exc, "context", None), getattr(exc, "context_mark", None)
-    left_open = isinstance(context, str) and context.startswith(_LEFT_OPEN)
-    if left_open and start is not None and (mark is None or start.line != mark.line):
-        where = f" on line {mark.line + 1}" if mark else ""
-        return start.line + 1, f"YAML syntax error: {context} that starts here: {problem}{where}"
-    return (mark.line + 1 if mark else 0), f"YAML syntax error: {problem}"
-
-
-_LEFT_OPEN = ("while scanning a quoted scalar", "while parsing a flow",
-              "while scanning a simple key")
-"""How PyYAML says what it was reading when a quote, ``[`` or ``{`` was never closed,
-or a key never got its ``:`` (found missing only on the next line)."""
-
-
-def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:
-    import yaml
-
-    try:
-        return yaml.load(yaml.serialize(node), Loader=_loader())  # noqa: S506 - a SafeLoader
-    except yaml.YAMLError as exc:
-        sink.error(node.start_mark.line + 1, f"YAML value error: {exc}")
-        return None
-
-
-class _Written(str):
-    """A scalar YAML reads as a number or a time, with the text it is written as: a key
-    that wants text takes the text (``table: 010``, ``title: 12:30``, ``round:
-    2026-03-01``), one that wants a number takes the number (``loaded``)."""
-
-    loaded: Any
-
-
-@functools.cache
-def _loader() -> type[yaml.SafeLoader]:
-    """YAML's safe loader, keeping the written text of numbers and times."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    for tag in ("int", "float", "timestamp"):
-        construct = yaml.SafeLoader.yaml_constructors[f"tag:yaml.org,2002:{tag}"]
-
-        def written(loader: yaml.SafeLoader, node: yaml.ScalarNode,
-                    construct: Any = construct) -> _Written:
-            value = _Written(node.value)
-            value.loaded = construct(loader, node)
-            return value
-
-        Loader.add_constructor(f"tag:yaml.org,2002:{tag}", written)
-    return Loader
-
-
-def _check_event_value(event: dict[str, Any], entry: _Entry, sink: DiagnosticSink,
+def _check_event_value(event: dict[str, Any], entry: Entry, sink: DiagnosticSink,
                        folder: Path) -> None:
     """Values that must name something real: checked here, where the line is known."""
     key, line = entry.key, entry.line
@@ -459,7 +282,7 @@ def base_url_problem(value: str) -> str | None:
             f"below it, as {_EXAMPLE_URL}index.html; not {value!r}")
 
 
-def _check_css(event: dict[str, Any], entry: _Entry, sink: DiagnosticSink, folder: Path
+def _check_css(event: dict[str, Any], entry: Entry, sink: DiagnosticSink, folder: Path
                ) -> None:
     """Each stylesheet must be a regular file inside the event folder. It is kept by its
     path below the event folder written plainly (``./styles//club.css`` ->
@@ -491,7 +314,7 @@ def _check_css(event: dict[str, Any], entry: _Entry, sink: DiagnosticSink, folde
     event["css"] = kept
 
 
-def _split_entries(entries: list[_Entry], is_root: bool, sink: DiagnosticSink,
+def _split_entries(entries: list[Entry], is_root: bool, sink: DiagnosticSink,
                    folder: Path) -> tuple[tuple[dict[str, Any], tuple[Glob, ...]], dict[str, Any]]:
     game: dict[str, Any] = {}
     event: dict[str, Any] = {}
@@ -531,10 +354,10 @@ def _game_key(target: dict[str, Any], key: str, value: Any, line: int,
 
 def _typed(target: dict[str, Any], key: str, value: Any, kind: type, line: int,
            sink: DiagnosticSink) -> None:
-    if isinstance(value, _Written):
+    if isinstance(value, Written):
         value = str(value) if kind is str else value.loaded
     elif kind is list and isinstance(value, list):
-        value = [str(v) if isinstance(v, _Written) else v for v in value]
+        value = [str(v) if isinstance(v, Written) else v for v in value]
     if kind is int and isinstance(value, int) and not isinstance(value, bool) and value > 0:
         target[key] = value
         return
@@ -555,7 +378,7 @@ def _typed(target: dict[str, Any], key: str, value: Any, kind: type, line: int,
     sink.error(line, f"key '{key}' must be {wanted}, not {_describe(value)}")
 
 
-def _games(entry: _Entry, sink: DiagnosticSink) -> tuple[Glob, ...]:
+def _games(entry: Entry, sink: DiagnosticSink) -> tuple[Glob, ...]:
     """The ``games:`` entries; each problem is reported on the line of its own key."""
     if not isinstance(entry.value, dict):
         sink.error(entry.line, "key 'games' must map file names or globs to settings, "
