@@ -171,6 +171,7 @@ def test_the_index_lists_the_board_and_nothing_counts_it_as_a_game(site) -> None
         in row.group(1)
     assert '<span class="status-text">Upwords board: 30 tiles</span>' in row.group(1)
     assert "badge error" not in row.group(1)
+    assert '<td class="turns"></td>' in row.group(1)  # a board has no turns to count
     assert "upwords/example" not in (site / "players.html").read_text(encoding="utf-8")
     listed = {g["slug"]: g for g in json.loads((site / "live.json").read_text())["games"]}
     assert (listed[SLUG]["live"], listed[SLUG]["turns"], listed[SLUG]["status"]) == \
