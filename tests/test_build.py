@@ -48,6 +48,27 @@ def test_sample_event_index_lists_every_game_by_round(sample_site) -> None:
     assert "Noah 471 – Peter Armstrong 407, Noah won" in text
 
 
+@pytest.mark.parametrize(("slug", "noun", "latest"), [
+    ("round-3/table-2", "turn", 20), ("upwords/upwords-sample", "turn", 19),
+    ("exhibition/gungi-sample", "ply", 64), ("round-1/table-1", "turn", None)])
+def test_a_game_in_progress_links_its_latest_turn_and_shows_the_position_so_far(
+        sample_site, slug: str, noun: str, latest: int | None) -> None:
+    """Spectators who follow a game from its page go to where it stands, not to turn 1;
+    the board below is not "final" while the game goes on."""
+    page = (sample_site / slug / "index.html").read_text()
+    text = text_of(page)
+    if latest is None:
+        assert "Latest" not in text and "Final position" in text
+    else:
+        assert f'<a class="button" href="{latest}.html">Latest {noun} ({latest})</a>' in page
+        assert (sample_site / slug / f"{latest}.html").is_file()
+        assert (sample_site / slug / f"{latest + 1}.html").exists() is False
+        assert "Position so far" in text and "Final position" not in text
+    if noun == "turn" and not slug.startswith("upwords"):
+        link = "Score sheet and position so far" if latest else "Score sheet and final position"
+        assert f'<a href="index.html">{link}</a>' in (sample_site / slug / "1.html").read_text()
+
+
 def test_every_record_is_embedded_byte_identical(sample_site) -> None:
     records = sorted(SAMPLE_GAMES.rglob("*.gcg")) + sorted(SAMPLE_GAMES.rglob("*.gn"))
     assert any(r.parent.name == "upwords" for r in records)
