@@ -132,6 +132,8 @@ def test_the_spec_example_renders_with_its_heights(site) -> None:
     assert sum(1 for s in squares.values() if s[2]) == 30
     assert "<h1>Upwords board: example.ubf</h1>" in html
     assert "Upwords board: 30 tiles" in text_of(html)
+    # the key explains the heights; a lone board has no move to outline or ring
+    assert "height of its stack" in text_of(html) and "just played" not in text_of(html)
 
 
 def test_the_ubf_box_reads_back_to_the_same_board(site) -> None:
