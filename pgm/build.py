@@ -198,6 +198,8 @@ def _build_error(exc: Exception) -> BuildError | None:
     Jinja is imported only when a page is rendered, so a build that rendered nothing
     cannot have met a template error."""
     jinja2 = sys.modules.get("jinja2")
+    if jinja2 is not None and isinstance(exc, jinja2.TemplateNotFound):
+        return BuildError(f"template error in {_failing_template(exc)}: {_not_found(exc)}")
     if jinja2 is not None and isinstance(exc, jinja2.TemplateError):
         return BuildError(f"template error in {_failing_template(exc)}: {exc.message}")
     if isinstance(exc, OSError):
@@ -209,6 +211,22 @@ def _build_error(exc: Exception) -> BuildError | None:
             return BuildError(f"template error in {_failing_template(exc)}: "
                               f"{type(exc).__name__}: {exc}")
     return None
+
+
+def _not_found(exc: Exception) -> str:
+    """What a ``TemplateNotFound`` (or ``TemplatesNotFound``, of an include of a list)
+    missed, and where pgm looked: Jinja's message is the bare name."""
+    names = list(getattr(exc, "templates", None) or [getattr(exc, "name", None)])
+    if not all(isinstance(name, str) for name in names):
+        return str(exc)
+    if all(name.startswith("!default/") for name in names):
+        looked = "pgm's templates"
+    else:
+        looked = "the theme's folder and pgm's templates"
+    listed = ", ".join(repr(name) for name in names)
+    if len(names) == 1:
+        return f"template {listed} not found (looked in {looked})"
+    return f"none of the templates {listed} found (looked in {looked})"
 
 
 def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_place: bool,

@@ -14,7 +14,7 @@ import hashlib
 import os
 import re
 import tempfile
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -63,15 +63,23 @@ def printed(value: object) -> str:
 
 
 def template_frame(exc: BaseException) -> tuple[str, int] | None:
-    """The template file and line ``exc`` was raised from, the innermost (Jinja compiles
-    a template under its file's name, and puts the template's lines into tracebacks);
-    None when no template's code raised it."""
+    """The template file and line ``exc`` was raised from, the innermost; None when no
+    template's code raised it. Jinja compiles a template under its file's name; when it
+    renders a template it replaces the frames of that code with frames at the template's
+    lines, but a macro pgm calls from Python (``module.square``) runs outside any render,
+    so its frames hold lines of the code Jinja generated. Those are mapped back to the
+    template's as Jinja's ``debug.rewrite_traceback_stack`` does: a frame of template
+    code has the template in its globals as ``__jinja_template__``."""
     found = None
     trace = exc.__traceback__
     while trace is not None:
-        name = trace.tb_frame.f_code.co_filename
-        if name.endswith((".html", ".xml", ".json")):
-            found = (name, trace.tb_lineno)
+        frame = trace.tb_frame
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            found = (template.filename or frame.f_code.co_filename,
+                     template.get_corresponding_lineno(trace.tb_lineno))
+        elif frame.f_code.co_filename.endswith((".html", ".xml", ".json")):
+            found = (frame.f_code.co_filename, trace.tb_lineno)  # a frame Jinja rewrote
         trace = trace.tb_next
     return found
 
@@ -81,7 +89,16 @@ def template_failure(exc: Exception, where: tuple[str, int]) -> jinja2.TemplateE
     so: it fails the build as any template error does, and takes its place with it from
     a worker process to the build's, which a traceback does not."""
     error = jinja2.TemplateRuntimeError(f"{type(exc).__name__}: {exc}")
-    vars(error).update(filename=where[0], lineno=where[1])
+    return placed(error, where)
+
+
+def placed(error: jinja2.TemplateError, where: tuple[str, int] | None
+           ) -> jinja2.TemplateError:
+    """``error`` carrying ``where`` (template file, line) as its ``filename`` and
+    ``lineno``, which a worker process passes on to the build's with the error (its
+    traceback stays behind). A syntax error has its place already and keeps it."""
+    if where is not None and getattr(error, "lineno", None) is None:
+        vars(error).update(filename=where[0], lineno=where[1])
     return error
 
 
@@ -160,6 +177,58 @@ class _ThemeLoader(jinja2.BaseLoader):
         except OSError:
             raise jinja2.TemplateNotFound(template) from None
         return data.decode("utf-8"), path, lambda: True
+
+    def load(self, environment: jinja2.Environment, name: str,
+             globals: MutableMapping[str, Any] | None = None) -> jinja2.Template:
+        """The template ``name``; a macro file (``MACRO_FILES``) of the theme is laid
+        over pgm's: its macros replace pgm's of the same names, and pgm's file gives the
+        others. Its module is made by running pgm's file's code, then the theme's, in
+        one context, so a macro defined in both is the theme's (each keeps its own file
+        and lines in errors). An ``{% extends "!default/NAME" %}`` of pgm's own file
+        is left out: it would run pgm's file after the theme's, and pgm's macros would
+        win."""
+        if name not in MACRO_FILES:
+            return super().load(environment, name, globals)
+        source, filename, uptodate = self.get_source(environment, name)
+        code = _macro_file_code(environment, name, source, filename)
+        template = environment.template_class.from_code(environment, code, globals or {},
+                                                        uptodate)
+        _lay_over(template, environment.get_template(f"!default/{name}"))
+        return template
+
+
+MACRO_FILES = ("partials/fragments.html", "partials/turn_parts.html")
+"""The templates pgm takes macros from, rather than renders."""
+
+
+def _macro_file_code(environment: jinja2.Environment, name: str, source: str,
+                     filename: str) -> Any:
+    """A theme's macro file compiled without its extends of pgm's file, through the
+    bytecode cache as ``BaseLoader.load`` compiles a template (only this loader ever
+    compiles the file, so the cache never holds it compiled as it is)."""
+    cache = environment.bytecode_cache
+    bucket = cache.get_bucket(environment, name, filename, source) if cache else None
+    if bucket is not None and bucket.code is not None:
+        return bucket.code
+    tree = environment.parse(source, name, filename)
+    tree.body = [node for node in tree.body if not (
+        isinstance(node, nodes.Extends) and isinstance(node.template, nodes.Const)
+        and node.template.value == f"!default/{name}")]
+    code = environment.compile(tree, name, filename)
+    if cache is not None and bucket is not None:
+        bucket.code = code
+        cache.set_bucket(bucket)
+    return code
+
+
+def _lay_over(template: jinja2.Template, pgms: jinja2.Template) -> None:
+    own = template.root_render_func
+
+    def root(context: jinja2.runtime.Context) -> Iterator[str]:
+        yield from pgms.root_render_func(context)
+        yield from own(context)
+
+    template.root_render_func = root  # type: ignore[method-assign]
 
 
 class _TemplateCodeCache(jinja2.FileSystemBytecodeCache):

@@ -26,7 +26,7 @@ import jinja2
 from pgm.config import ConfigSet, GameSettings
 from pgm.discover import Source
 from pgm.output import write_files
-from pgm.render import Theme, make_environment, template_failure, template_frame
+from pgm.render import Theme, make_environment, placed, template_failure, template_frame
 from pgm.resources import builtin_dir
 from pgm.site_pages import render_game_files
 from pgm.state import GameState, read_regular, stage_write
@@ -134,7 +134,8 @@ def run_task(task: GameTask) -> GameOutcome:
         os._exit(1)  # the build that started this worker is gone
     try:
         return _game_outcome(worker, task)
-    except jinja2.TemplateError:
+    except jinja2.TemplateError as exc:
+        placed(exc, template_frame(exc))  # to reach the build's process with its place
         raise
     except Exception as exc:
         where = template_frame(exc)
