@@ -77,12 +77,10 @@ class TurnList:
         return markup("".join(items))
 
     def _gap(self, gap: Gap) -> str:
-        """The list's item for the turns ``gap`` leaves out; pgm's own macro when a
-        theme's ``fragments.html`` is older than it."""
+        """The list's item for the turns ``gap`` leaves out (a theme's ``fragments.html``
+        older than the macro gets pgm's: see pgm.render's theme macro files)."""
         module = self._env.get_template("partials/fragments.html").module
-        macro = getattr(module, "turn_list_gap", None) or self._env.get_template(
-            "!default/partials/fragments.html").module.turn_list_gap  # type: ignore[attr-defined]
-        return str(macro(gap.first, gap.last))
+        return str(module.turn_list_gap(gap.first, gap.last))  # type: ignore[attr-defined]
 
     def _item(self, row: SheetRow, current: bool) -> str:
         plan = self._plans[current]
