@@ -55,20 +55,20 @@ def test_a_missing_include_says_which_template_is_missing_and_where_pgm_looked(
             "templates)\n") in result.output, result.output
 
 
-def test_a_missing_template_of_a_list_names_them_all(tmp_path) -> None:
-    event = _theme_event(tmp_path, {"base.html": '{% include ["a.html", "!default/b.html"] %}'})
+@pytest.mark.parametrize(("name", "source", "said"), [
+    ("base.html", '{% include ["a.html", "!default/b.html"] %}',
+     "none of the templates 'a.html', '!default/b.html' found (looked in the theme's folder "
+     "and pgm's templates)"),
+    ("turn.html", '{% extends "!default/turns.html" %}',
+     "template '!default/turns.html' not found (looked in pgm's templates)")])
+def test_a_missing_template_is_named_with_where_pgm_looked(tmp_path, name: str, source: str,
+                                                           said: str) -> None:
+    """A list names every template in it; a ``!default/`` name is looked for in pgm's
+    templates only."""
+    event = _theme_event(tmp_path, {name: source})
     result = run_build(str(event), "-o", str(tmp_path / "o"), "--jobs", "1")
     assert result.exit_code == 1
-    assert ("line 1: none of the templates 'a.html', '!default/b.html' found (looked in "
-            "the theme's folder and pgm's templates)\n") in result.output, result.output
-
-
-def test_a_missing_template_of_pgms_says_it_looked_in_pgms_only(tmp_path) -> None:
-    event = _theme_event(tmp_path, {"turn.html": '{% extends "!default/turns.html" %}'})
-    result = run_build(str(event), "-o", str(tmp_path / "o"), "--jobs", "1")
-    assert result.exit_code == 1
-    assert ("line 1: template '!default/turns.html' not found (looked in pgm's "
-            "templates)\n") in result.output, result.output
+    assert f"line 1: {said}\n" in result.output, result.output
 
 
 README_EXAMPLE = (
