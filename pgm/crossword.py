@@ -9,7 +9,7 @@ position before it, so a site can still show the game up to the problem.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from pgm.board import Placement, parse_coordinate
@@ -18,7 +18,7 @@ from pgm.crossword_model import CrosswordGame
 from pgm.crossword_racks import known_racks
 from pgm.crossword_rules import Rules, choose_rules
 from pgm.crossword_state import Rack, State, Step, TileTally, warn_of_racks_beyond_set
-from pgm.diagnostics import Diagnostic, DiagnosticSink
+from pgm.diagnostics import Diagnostic, DiagnosticSink, Folded, Severity
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import RACK_SIZE, PlacementError, ScoredPlay, place_play
 from pgm.tiles import BLANK, UNKNOWN, TileError
@@ -73,29 +73,19 @@ class LateTurns:
     by every GCG-based replay: :meth:`close` once the replay is done."""
 
     def __init__(self, sink: DiagnosticSink) -> None:
-        self.sink = sink
-        self.first: int | None = None
-        """Where the warning is among the sink's items."""
-        self.more = 0
-        self.last_line = 0
+        self._folded = Folded(sink, Severity.WARNING)
 
     def add(self, event: Event) -> None:
-        if self.first is None:
-            self.first = len(self.sink.items)
-            self.sink.warning(event.line, f"{event.nick} moves after the game has ended")
-        else:
-            self.more += 1
-            self.last_line = event.line
+        self._folded.add(event.line, f"{event.nick} moves after the game has ended")
 
     def close(self) -> None:
-        if self.first is None or not self.more:
-            return
-        first = self.sink.items[self.first]
-        turns = f"{self.more:,} turn{'s' if self.more > 1 else ''}"
-        self.sink.items[self.first] = replace(
-            first, message=f"{first.message}, and so {'do' if self.more > 1 else 'does'} "
-                           f"the {turns} after it (to line {self.last_line})")
-        self.more = 0
+        self._folded.close(_and_the_turns_after)
+
+
+def _and_the_turns_after(message: str, more: int, last_line: int) -> str:
+    turns = f"{more:,} turn{'s' if more > 1 else ''}"
+    return (f"{message}, and so {'do' if more > 1 else 'does'} the {turns} after it "
+            f"(to line {last_line})")
 
 
 class _Move(NamedTuple):

@@ -7,7 +7,8 @@ that one broken record is reported precisely while everything else keeps working
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 
 class Severity(str, enum.Enum):
@@ -69,3 +70,37 @@ class DiagnosticSink:
     @property
     def has_errors(self) -> bool:
         return any(d.severity is Severity.ERROR for d in self.items)
+
+
+class Folded:
+    """A problem that may repeat many times in a file (moves after the end of the game,
+    lines that cannot be read), reported once, at its first place: the later ones are
+    counted, and :meth:`close` words the first's message to say how many there were, so
+    that a record of thousands gives one line, not thousands."""
+
+    def __init__(self, sink: DiagnosticSink, severity: Severity) -> None:
+        self.sink = sink
+        self.severity = severity
+        self.index: int | None = None
+        """Where the first is among the sink's items."""
+        self.more = 0
+        self.last_line = 0
+
+    def add(self, line: int, message: str) -> None:
+        if self.index is None:
+            self.index = len(self.sink.items)
+            self.sink.items.append(Diagnostic(self.sink.path, line, self.severity, message))
+        else:
+            self.more += 1
+            self.last_line = line
+
+    def close(self, worded: Callable[[str, int, int], str]) -> None:
+        """Word the first's message, when later ones came, as ``worded(its message, how
+        many came after it, the line of the last)``."""
+        if self.index is None or not self.more:
+            return
+        first = self.sink.items[self.index]
+        self.sink.items[self.index] = replace(
+            first, message=worded(first.message, self.more, self.last_line))
+        self.more = 0
+

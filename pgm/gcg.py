@@ -10,9 +10,8 @@ types are in ``pgm.gcg_model`` and the pragma lines in ``pgm.gcg_pragmas``.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
-from pgm.diagnostics import DiagnosticSink
+from pgm.diagnostics import DiagnosticSink, Folded, Severity
 from pgm.gcg_model import Event, EventKind, GcgRecord, Note, Player
 from pgm.gcg_pragmas import EventFields, OpenEvent, PragmaReader, finished_notes
 from pgm.utf16 import utf16_text
@@ -221,7 +220,7 @@ class _Reader(PragmaReader):
 
     unreadable: int | None = None
     """The first line that could not be read: the replay stops there."""
-    later: _LaterLines | None = None
+    later: Folded | None = None
     """The lines beyond it that could not be read either."""
 
     def read(self, lines: list[str]) -> None:
@@ -242,7 +241,7 @@ class _Reader(PragmaReader):
                 self._unreadable(number, "expected a pragma ('#...') or an event "
                                          f"('>nick: ...'), found {_clip(line)!r}")
         if self.later is not None:
-            self.later.close(self.sink)
+            self.later.close(_more_lines)
 
     def _unreadable(self, number: int, message: str) -> None:
         """A line that cannot be read may have been a move, above the first event as
@@ -252,11 +251,10 @@ class _Reader(PragmaReader):
         if self.unreadable is None:
             self.unreadable = number
             self.sink.error(number, message)
-        elif self.later is None:
-            self.later = _LaterLines(len(self.sink.items), number)
-            self.sink.error(number, message)
-        else:
-            self.later.add(number)
+            return
+        if self.later is None:
+            self.later = Folded(self.sink, Severity.ERROR)
+        self.later.add(number, message)
 
     def _warn_rack_before_event(self) -> None:
         """``#rackN`` gives racks at the end of a game in progress; events after it mean
@@ -280,27 +278,10 @@ class _Reader(PragmaReader):
         self.events.append(OpenEvent(number, nick, line, fields))
 
 
-class _LaterLines:
-    """The unreadable lines after the first: the second keeps its own error, which
-    becomes a count of them all once a third comes (as ``crossword.LateTurns`` does for
-    moves after the end of the game)."""
-
-    def __init__(self, index: int, line: int) -> None:
-        self.index = index
-        """Where the second line's error is among the sink's items."""
-        self.count = 1
-        self.last_line = line
-
-    def add(self, line: int) -> None:
-        self.count += 1
-        self.last_line = line
-
-    def close(self, sink: DiagnosticSink) -> None:
-        if self.count > 1:
-            first = sink.items[self.index]
-            sink.items[self.index] = replace(
-                first, message=f"{self.count:,} more lines could not be read, from this one "
-                               f"to line {self.last_line}")
+def _more_lines(_message: str, more: int, last_line: int) -> str:
+    """The second unreadable line's error once more follow: how many there are in all
+    (one more alone keeps its own message)."""
+    return f"{more + 1:,} more lines could not be read, from this one to line {last_line}"
 
 
 def _clip(text: str, limit: int = 80) -> str:
