@@ -46,19 +46,33 @@ def decode(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
         name = match.group(1).decode("latin-1").strip()
         if name.lower() in _UTF8_NAMES:
             return _decode_utf8(data, sink), "utf-8"
-        if name.lower() not in _LATIN1_NAMES:
-            sink.error(1, f"unsupported character encoding {name!r} "
-                          "(expected UTF-8 or ISO-8859-1); reading the file as ISO-8859-1")
-        return _decode_latin1(data, sink), "iso-8859-1"
-    if not data.isascii():
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
+        if name.lower() in _LATIN1_NAMES:
             return _decode_latin1(data, sink), "iso-8859-1"
-        sink.warning(1, "no '#character-encoding UTF-8' line, but the file is UTF-8: "
-                        "read as UTF-8 (the GCG default is ISO-8859-1)")
-        return text, "utf-8"
-    return data.decode("latin-1"), "iso-8859-1"
+        utf8 = _utf8_text(data)
+        sink.error(1, f"unsupported character encoding {name!r} (expected UTF-8 or "
+                      "ISO-8859-1); reading the file as "
+                      f"{'UTF-8, which its bytes are' if utf8 is not None else 'ISO-8859-1'}")
+        return (utf8, "utf-8") if utf8 is not None else (_decode_latin1(data, sink),
+                                                         "iso-8859-1")
+    if data.isascii():
+        return data.decode("latin-1"), "iso-8859-1"
+    utf8 = _utf8_text(data)
+    if utf8 is None:
+        return _decode_latin1(data, sink), "iso-8859-1"
+    sink.warning(1, "no '#character-encoding UTF-8' line, but the file is UTF-8: "
+                    "read as UTF-8 (the GCG default is ISO-8859-1)")
+    return utf8, "utf-8"
+
+
+def _utf8_text(data: bytes) -> str | None:
+    """``data`` as UTF-8 when it is valid UTF-8 beyond ASCII, else None: Latin-1 text
+    essentially never forms valid UTF-8 sequences, so such bytes were written as UTF-8."""
+    if data.isascii():
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _decode_latin1(data: bytes, sink: DiagnosticSink) -> str:

@@ -115,7 +115,7 @@ def test_several_notes_on_one_event_and_comment_pragma() -> None:
 
 def test_latin1_by_default_and_utf8_when_declared() -> None:
     latin = parse_gcg((CORPUS / "gcg/macondo__name_iso8859-1.gcg").read_bytes(), "l")
-    assert latin.players[0].nick == "césar"
+    assert latin.players[0].name == "césar"
     utf8 = parse_gcg((CORPUS / "gcg/macondo__name_utf8_with_header.gcg").read_bytes(), "u")
     assert utf8.players[0].nick == "césar" and utf8.encoding == "utf-8"
 
@@ -131,7 +131,13 @@ def test_utf8_without_header_is_read_as_utf8_with_a_warning() -> None:
 def test_unsupported_or_misplaced_encoding_is_an_error() -> None:
     record = parse_gcg(
         (CORPUS / "gcg-invalid/macondo__name_weird_encoding_with_header.gcg").read_bytes(), "w")
-    assert messages(record)[0].startswith("1: error: unsupported character encoding 'ISO8859-6'")
+    assert messages(record)[0] == ("1: error: unsupported character encoding 'ISO8859-6' "
+                                   "(expected UTF-8 or ISO-8859-1); reading the file as UTF-8, "
+                                   "which its bytes are")
+    assert record.players[0].nick == "césar"  # not mojibake: the bytes are UTF-8
+    latin = parse_gcg("#character-encoding ISO8859-6\n#player1 c césar\n".encode("latin-1"), "l")
+    assert messages(latin)[0].endswith("reading the file as ISO-8859-1")
+    assert latin.players[0].name == "césar"
     late = parse("#player1 a a\n#character-encoding UTF-8\n")
     assert messages(late) == ["2: error: #character-encoding must be the first line of the "
                               "file; ignored here"]
