@@ -24,7 +24,7 @@ from pgm.discover import Source, guess_division, guess_round, guess_table
 from pgm.gcg import GcgRecord, parse_gcg
 from pgm.gungi import load as load_gungi
 from pgm.gungi_pages import gungi_entry_fields, record_title, render_gungi_game
-from pgm.site_model import GameEntry, results
+from pgm.site_model import POSITION_KINDS, GameEntry, results
 from pgm.ubf import read_ubf
 from pgm.ubf_pages import record_title as ubf_record_title
 from pgm.ubf_pages import render_ubf_board, ubf_entry_fields
@@ -105,9 +105,7 @@ def _load_upwords(source: Source, settings: GameSettings, record: GcgRecord,
 
 def _load_cgp(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
     found = read_cgp_file(data, source.relative)
-    # positions, not a game: never in progress, whatever ``live`` says
-    entry = make_entry(source, replace(settings, live=None), "cgp",
-                       cgp_record_title(source.relative),
+    entry = make_entry(source, settings, "cgp", cgp_record_title(source.relative),
                        cgp_entry_fields(found), found.diagnostics)
     orientation = Orientation(settings.orientation == "lettered-rows")
 
@@ -130,9 +128,9 @@ def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGa
 
 
 def _load_ubf(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
-    """One Upwords board: a position, never in progress, whatever ``live`` says."""
+    """One Upwords board: a position, not a game."""
     result = read_ubf(data, source.relative)
-    entry = make_entry(source, replace(settings, live=None), KIND,
+    entry = make_entry(source, settings, KIND,
                        ubf_record_title(source.relative), ubf_entry_fields(result),
                        result.diagnostics)
 
@@ -174,7 +172,9 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
     players: tuple[str, ...] = fields["players"]
     scores: tuple[int, ...] | None = fields["scores"]
     stopped: int | None = fields.get("stopped")
-    live = settings.live if settings.live is not None else fields["live"] and stopped is None
+    # positions, not a game (POSITION_KINDS): never in progress, whatever ``live`` says
+    live = settings.live if settings.live is not None and kind not in POSITION_KINDS \
+        else fields["live"] and stopped is None
     over = not fields["live"] and stopped is None
     unfinished = not over and not live and stopped is None
     label = settings.title or record_title or " vs ".join(players) or source.relative
