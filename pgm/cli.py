@@ -160,18 +160,33 @@ def _close_bar() -> None:
         _bar.pop().__exit__(None, None, None)  # type: ignore[attr-defined]
 
 
-def _report_rebuild(outcome: BuildResult | BuildError) -> None:
-    stamp = time.strftime("%H:%M:%S")
-    if isinstance(outcome, BuildError):
-        click.echo(f"{stamp} build failed: {outcome}", err=True)
-        return
-    for diagnostic in outcome.diagnostics:
-        if diagnostic.severity is Severity.ERROR:
-            click.echo(f"{stamp} {diagnostic}", err=True)
-    kept = (f" (kept the last good pages of {outcome.kept_games} game(s) whose record does "
-            "not replay)") if outcome.kept_games else ""
-    click.echo(f"{stamp} {outcome.rendered_games} game(s) rebuilt, {outcome.files_written} "
-               f"file(s) written in {outcome.seconds * 1000:.0f} ms{kept}", err=True)
+class _RebuildLog:
+    """What ``pgm watch`` and ``pgm serve`` print after each build: every error, every
+    time (the record still needs fixing), and each warning once, when it first appears
+    (a wrong score typed in, a mistyped event.yaml key), not again on every rebuild."""
+
+    def __init__(self) -> None:
+        self._warned: set[str] = set()
+
+    def __call__(self, outcome: BuildResult | BuildError) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        if isinstance(outcome, BuildError):
+            click.echo(f"{stamp} build failed: {outcome}", err=True)
+            return
+        warned = set()
+        for diagnostic in outcome.diagnostics:
+            text = str(diagnostic)
+            if diagnostic.severity is Severity.WARNING:
+                warned.add(text)
+                if text in self._warned:
+                    continue
+            click.echo(f"{stamp} {text}", err=True)
+        self._warned = warned
+        kept = (f" (kept the last good pages of {outcome.kept_games} game(s) whose record "
+                "does not replay)") if outcome.kept_games else ""
+        click.echo(f"{stamp} {outcome.rendered_games} game(s) rebuilt, "
+                   f"{outcome.files_written} file(s) written in "
+                   f"{outcome.seconds * 1000:.0f} ms{kept}", err=True)
 
 
 @main.command()
@@ -190,7 +205,7 @@ def watch(event_dir: Path, out: Path | None, base_url: str | None) -> None:
 
     click.echo(f"Watching {event_dir} (Ctrl-C to stop)", err=True)
     with contextlib.suppress(KeyboardInterrupt):
-        watch_site(BuildOptions(event_dir, out, False, base_url), _report_rebuild)
+        watch_site(BuildOptions(event_dir, out, False, base_url), _RebuildLog())
 
 
 @main.command()
@@ -207,7 +222,7 @@ def serve(event_dir: Path, port: int) -> None:
         click.echo(f"Serving {event_dir} at {url} (Ctrl-C to stop)", err=True)
 
     try:
-        serve_site(BuildOptions(event_dir), port, _report_rebuild, ready)
+        serve_site(BuildOptions(event_dir), port, _RebuildLog(), ready)
     except KeyboardInterrupt:
         pass
     except OSError as exc:

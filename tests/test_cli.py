@@ -135,14 +135,31 @@ def test_the_summary_tells_records_not_shown_from_records_shown_up_to_an_error(
 
 def test_the_watch_log_says_kept_pages_only_when_some_were_kept(tmp_path, capsys) -> None:
     from pgm.build import BuildResult
-    from pgm.cli import _report_rebuild
+    from pgm.cli import _RebuildLog
 
-    _report_rebuild(BuildResult(tmp_path, rendered_games=1, kept_games=1))
-    _report_rebuild(BuildResult(tmp_path, rendered_games=1))
+    log = _RebuildLog()
+    log(BuildResult(tmp_path, rendered_games=1, kept_games=1))
+    log(BuildResult(tmp_path, rendered_games=1))
     first, second = capsys.readouterr().err.splitlines()
     assert first.endswith("(kept the last good pages of 1 game(s) whose record does not "
                           "replay)")
     assert second.endswith(" ms")
+
+
+def test_the_watch_log_prints_a_warning_when_it_appears_and_every_error_every_time(
+        tmp_path, capsys) -> None:
+    from pgm.build import BuildResult
+    from pgm.cli import _RebuildLog
+    from pgm.diagnostics import Diagnostic, Severity
+
+    typo = Diagnostic("ev/g.gcg", 4, Severity.WARNING, "cumulative score is 42, but 0 +24 = 24")
+    broken = Diagnostic("ev/h.gcg", 9, Severity.ERROR, "square 8D is taken")
+    log = _RebuildLog()
+    for diagnostics in ([typo, broken], [typo, broken], [broken], [typo]):
+        log(BuildResult(tmp_path, rendered_games=1, diagnostics=diagnostics))
+    printed = [line.split(" ", 1)[1] for line in capsys.readouterr().err.splitlines()
+               if "rebuilt" not in line]
+    assert printed == [str(typo), str(broken), str(broken), str(broken), str(typo)]
 
 
 WARNED = (CORPUS / "gcg-invalid/MAGPIE-DATA__standard_cumulative_scoring_error.gcg")
