@@ -16,7 +16,7 @@ from pathlib import Path
 
 def _readers():  # type: ignore[no-untyped-def]
     from pgm.cgp import parse_cgp
-    from pgm.config import load_configs
+    from pgm.config import GameSettings, load_configs
     from pgm.crossword import replay
     from pgm.gcg import parse_gcg
 
@@ -37,7 +37,7 @@ def _readers():  # type: ignore[no-untyped-def]
             function = getattr(importlib.import_module(module), name)
         except (ImportError, AttributeError):
             continue
-        readers.append(lambda data, f=function: f(data, "fuzz"))
+        readers.append(lambda data, f=function: f(data, "fuzz", GameSettings()))
     return readers
 
 

@@ -21,10 +21,12 @@ from typing import Any
 
 from pgm.cgp import write_cgp, write_rack
 from pgm.cgp_file import CgpEntry, CgpFile, read_cgp_file
+from pgm.config import GameSettings
 from pgm.diagnostics import Diagnostic
 
 
-def cgp_report(data: bytes, path: str) -> tuple[dict[str, Any], list[Diagnostic]]:
+def cgp_report(data: bytes, path: str, _settings: GameSettings
+               ) -> tuple[dict[str, Any], list[Diagnostic]]:
     found = read_cgp_file(data, path)
     return file_report(found), list(found.diagnostics)
 

@@ -1,7 +1,8 @@
 """``pgm check``: replay records and report their diagnostics, as text or JSON.
 
-Each record format registers one reporter: a function from the file's bytes and its
-display path to the JSON object documented in README and the diagnostics behind it.
+Each record format registers one reporter: a function from the file's bytes, its
+display path and its settings (``event.yaml``, see pgm.record_inputs) to the JSON
+object documented in README and the diagnostics behind it.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pgm.config import GameSettings
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.state import read_regular
 
-Reporter = Callable[[bytes, str], tuple[dict[str, Any], list[Diagnostic]]]
+Reporter = Callable[[bytes, str, GameSettings], tuple[dict[str, Any], list[Diagnostic]]]
 
 
 # The reporter per file extension, imported when first needed (check one format, load one).
@@ -36,8 +38,10 @@ def supported_extensions() -> list[str]:
     return sorted(_REPORTERS)
 
 
-def check_file(path: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
-    """Replay one record; a file that cannot be read is itself a diagnostic."""
+def check_file(path: Path, settings: GameSettings | None = None
+               ) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """Replay one record with the ``event.yaml`` settings of its event (none: the
+    defaults); a file that cannot be read is itself a diagnostic."""
     display = str(path)
     reporter = _reporter(path.suffix.lower())
     if reporter is None:
@@ -49,7 +53,7 @@ def check_file(path: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
     except OSError as exc:
         diag = Diagnostic(display, 0, Severity.ERROR, f"cannot read file: {exc.strerror}")
         return _empty_report(display, diag), [diag]
-    return reporter(data, display)
+    return reporter(data, display, settings or GameSettings())
 
 
 def check_empty_folder(path: Path) -> tuple[dict[str, Any], list[Diagnostic]]:

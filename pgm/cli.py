@@ -33,16 +33,17 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
 
     Exit status 1 if any file has an error.
     """
-    from pgm.check import check_empty_folder, check_file
-    from pgm.discover import skipped_warnings
+    from pgm.check import check_empty_folder, check_file, supported_extensions
+    from pgm.record_inputs import gather
 
     reports = []
-    failed = False
-    expanded, skipped = _expand(files)
-    for warning in skipped_warnings(skipped):  # not records: no report of their own
-        click.echo(str(warning), err=as_json)
-    for path, folder in expanded:
-        report, diagnostics = check_file(path) if folder is None else check_empty_folder(folder)
+    inputs = gather(files, supported_extensions())
+    for problem in inputs.diagnostics:  # files passed by, event.yaml: no report of their own
+        click.echo(str(problem), err=as_json)
+    failed = any(d.severity is Severity.ERROR for d in inputs.diagnostics)
+    for record in inputs.records:
+        report, diagnostics = check_empty_folder(record.path) if record.empty_folder \
+            else check_file(record.path, record.settings)
         reports.append(report)
         failed |= any(d.severity is Severity.ERROR for d in diagnostics)
         if not as_json:
@@ -52,23 +53,6 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
         json.dump(reports, sys.stdout, ensure_ascii=False, indent=1)
         click.echo()
     sys.exit(1 if failed else 0)
-
-
-def _expand(paths: tuple[Path, ...]) -> tuple[list[tuple[Path, Path | None]], list[str]]:
-    """Folders stand for every record below them, found as ``pgm build`` finds them
-    (Upwords boards too): (record, None) for each, and (folder, folder) for a folder
-    that holds none; and the problems met on the way (files passed by)."""
-    from pgm.check import supported_extensions
-    from pgm.discover import find_records
-
-    expanded: list[tuple[Path, Path | None]] = []
-    skipped: list[str] = []
-    for path in paths:
-        found, problems = find_records(path, supported_extensions()) if path.is_dir() \
-            else ([path], [])
-        expanded += [(record, None) for record in found] if found else [(path, path)]
-        skipped += problems
-    return expanded, skipped
 
 
 def _checked_base_url(_context: click.Context, _option: click.Parameter, url: str | None
@@ -244,13 +228,14 @@ def export(inputs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
     records are printed as PATH:LINE: SEVERITY: MESSAGE (their rows stop at the error);
     exit status 1 if any record has an error.
     """
-    from pgm.discover import skipped_warnings
-    from pgm.export import export_rows, record_files, write_rows
+    from pgm.export import export_rows, write_rows
+    from pgm.record_inputs import gather
 
-    files, skipped = record_files(inputs)
-    for warning in skipped_warnings(skipped):
-        click.echo(str(warning), err=True)
-    rows, diagnostics = export_rows(files)
+    found = gather(inputs)
+    for problem in found.diagnostics:  # files passed by, event.yaml
+        click.echo(str(problem), err=True)
+    rows, diagnostics = export_rows(record for record in found.records
+                                    if not record.empty_folder)
     text = write_rows(rows, fmt)
     if output is None:
         click.echo(text, nl=False)
@@ -262,4 +247,5 @@ def export(inputs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
     errors = [d for d in diagnostics if d.severity is Severity.ERROR]
     for diagnostic in errors:
         click.echo(str(diagnostic), err=True)
-    sys.exit(1 if errors else 0)
+    sys.exit(1 if errors or any(d.severity is Severity.ERROR for d in found.diagnostics)
+             else 0)

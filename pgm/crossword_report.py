@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pgm.config import GameSettings
 from pgm.crossword import replay
 from pgm.crossword_model import CrosswordGame
 from pgm.diagnostics import Diagnostic
@@ -16,13 +17,17 @@ from pgm.gcg import Event, parse_gcg
 from pgm.upwords import is_upwords
 
 
-def crossword_report(data: bytes, path: str) -> tuple[dict[str, Any], list[Diagnostic]]:
+def crossword_report(data: bytes, path: str, settings: GameSettings
+                     ) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The report of a .gcg replayed with the lexicon, tile set and board its event's
+    ``event.yaml`` gives a record that does not name its own."""
     record = parse_gcg(data, path)
     if is_upwords(record):
         from pgm.upwords_report import record_report  # loaded only for Upwords records
 
         return record_report(record)
-    game = replay(record)
+    game = replay(record, distribution=settings.distribution, board=settings.board,
+                  lexicon=settings.lexicon)
     return game_report(game), list(game.diagnostics)
 
 

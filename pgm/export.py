@@ -29,12 +29,11 @@ import io
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields
-from pathlib import Path
 from typing import Any
 
 from pgm.check import check_file
 from pgm.diagnostics import Diagnostic
-from pgm.discover import find_records
+from pgm.record_inputs import RecordInput
 
 FORMATS = ("csv", "json")
 
@@ -107,28 +106,12 @@ def written_tiles(event: dict[str, Any]) -> str | None:
 _PARENTHESISED = ("end_rack_points", "end_rack_penalty")
 
 
-def record_files(inputs: Iterable[Path]) -> tuple[list[Path], list[str]]:
-    """Files named as they are; folders searched for records as ``pgm build`` does
-    (hidden folders and folders starting with ``_`` skipped)."""
-    files: list[Path] = []
-    problems: list[str] = []
-    for path in inputs:
-        if path.is_dir():
-            found, skipped = find_records(path)
-            files.extend(found)
-            problems.extend(skipped)
-        else:
-            files.append(path)
-    return files, problems
-
-
-def export_rows(files: Iterable[Path]) -> tuple[list[MoveRow], list[Diagnostic]]:
-    """Every row of the record ``files`` (see :func:`record_files`), and their
-    diagnostics."""
+def export_rows(records: Iterable[RecordInput]) -> tuple[list[MoveRow], list[Diagnostic]]:
+    """Every row of the ``records`` (see pgm.record_inputs), and their diagnostics."""
     rows: list[MoveRow] = []
     diagnostics: list[Diagnostic] = []
-    for path in files:
-        report, found = check_file(path)
+    for record in records:
+        report, found = check_file(record.path, record.settings)
         rows.extend(rows_of_report(report))
         diagnostics.extend(found)
     return rows, diagnostics

@@ -41,12 +41,14 @@ from __future__ import annotations
 from typing import Any
 
 from pgm import gungi
+from pgm.config import GameSettings
 from pgm.diagnostics import Diagnostic
 from pgm.gungi_position import Position, square_name
 from pgm.gungi_units import Colour
 
 
-def gungi_report(data: bytes, path: str) -> tuple[dict[str, Any], list[Diagnostic]]:
+def gungi_report(data: bytes, path: str, _settings: GameSettings
+                 ) -> tuple[dict[str, Any], list[Diagnostic]]:
     game = gungi.load(data, path)
     record = game.record
     diagnostics = sorted(game.diagnostics, key=lambda d: (d.line, d.column or 0))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pgm.config import GameSettings
 from pgm.diagnostics import Diagnostic
 from pgm.ubf import UbfResult, read_ubf
 
@@ -21,7 +22,8 @@ KIND = "upwords-board"
 """The ``game`` of the object, and the kind of a board's entry in the site."""
 
 
-def ubf_report(data: bytes, path: str) -> tuple[dict[str, Any], list[Diagnostic]]:
+def ubf_report(data: bytes, path: str, _settings: GameSettings
+               ) -> tuple[dict[str, Any], list[Diagnostic]]:
     result = read_ubf(data, path)
     return board_report(result, path), list(result.diagnostics)
 

@@ -221,10 +221,11 @@ def test_build_names_a_records_problem_from_where_pgm_runs_as_check_does(tmp_pat
               "MAGPIE-DATA__standard_cumulative_scoring_error.gcg").read_bytes()
     make_event(tmp_path / "ev", {"round-1/g.gcg": record, "event.yaml": "title: [x\n"})
     monkeypatch.chdir(tmp_path)
-    checked = run("check", "ev/round-1/g.gcg").output.splitlines()
+    config_problem, *checked = run("check", "ev/round-1/g.gcg").output.splitlines()
+    assert config_problem.startswith("ev/event.yaml:1: error: YAML syntax error")
     assert checked and all(line.startswith("ev/round-1/g.gcg:") for line in checked)
     broken = run("build", "ev", "-o", "site")
-    assert "\nev/event.yaml:1: error: YAML syntax error" in broken.output
+    assert f"\n{config_problem}" in broken.output
     (tmp_path / "ev/event.yaml").unlink()
     built = run("build", "ev", "-o", "site").output.splitlines()
     assert [line for line in built if line.startswith("ev/")] == checked

@@ -1,0 +1,94 @@
+"""``pgm check`` and ``pgm export`` read a record with the settings ``pgm build`` gives
+it: an event that says ``lexicon: FRA24`` in its ``event.yaml`` checks its French
+records against the French tiles, whichever path names them."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+from conftest import CORPUS
+from sitehelpers import make_event, run_build
+
+from pgm.cli import main
+
+FRENCH = CORPUS / "gcg/web_app_warriors__GetGCG.FRA24.TfnqTZkYPL.gcg"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def _unlabelled_french() -> bytes:
+    """The French game without the lines that name its lexicon and tiles: English tiles
+    score several of its plays wrong."""
+    lines = FRENCH.read_bytes().splitlines(keepends=True)
+    return b"".join(line for line in lines
+                    if not line.startswith((b"#lexicon", b"#tile-distribution")))
+
+
+@pytest.fixture
+def event(tmp_path, monkeypatch):
+    make_event(tmp_path / "ev", {"fr/round-1/g.gcg": _unlabelled_french(),
+                                 "fr/event.yaml": "lexicon: FRA24\n",
+                                 "event.yaml": "title: Open de Paris\n"})
+    monkeypatch.chdir(tmp_path)
+    return tmp_path / "ev"
+
+
+def test_without_the_event_yaml_the_record_scores_wrong(event) -> None:
+    (event / "fr/event.yaml").unlink()
+    checked = run("check", "ev")
+    assert "ev/fr/round-1/g.gcg:11: warning: 6D M.X is recorded as +33, but the board " \
+        "scores it +28" in checked.stdout
+
+
+@pytest.mark.parametrize("named", ["ev", "ev/fr", "ev/fr/round-1", "ev/fr/round-1/g.gcg"])
+def test_check_gives_a_record_its_events_settings_however_it_is_named(event, named) -> None:
+    checked = run("check", "--json", named)
+    assert checked.exit_code == 0 and checked.stderr == ""
+    [report] = json.loads(checked.stdout)
+    assert (report["lexicon"], report["distribution"]) == ("FRA24", "french")
+    assert report["diagnostics"] == []
+
+
+def test_check_from_inside_the_records_folder(event, monkeypatch) -> None:
+    monkeypatch.chdir(event / "fr/round-1")
+    checked = run("check", "g.gcg")
+    assert (checked.exit_code, checked.stdout, checked.stderr) == (0, "", "")
+
+
+def test_a_games_pattern_gives_one_record_its_lexicon(tmp_path, monkeypatch) -> None:
+    make_event(tmp_path / "ev", {"a.gcg": _unlabelled_french(),
+                                 "b.gcg": _unlabelled_french(),
+                                 "event.yaml": "games:\n  a.gcg:\n    lexicon: FRA24\n"})
+    monkeypatch.chdir(tmp_path)
+    checked = run("check", "ev").stdout
+    assert "ev/a.gcg" not in checked
+    assert "ev/b.gcg:11: warning: 6D M.X is recorded as +33" in checked
+
+
+def test_check_reports_the_events_configuration_problems(event) -> None:
+    (event / "event.yaml").write_text("title: Open\nspoiler_fre: true\n")
+    checked = run("check", "ev/fr/round-1/g.gcg")
+    assert checked.exit_code == 0
+    assert checked.stdout.startswith("ev/event.yaml:2: warning: unknown key 'spoiler_fre'")
+    (event / "event.yaml").write_text("title: [Open\n")
+    assert run("check", "ev/fr/round-1/g.gcg").exit_code == 1
+
+
+def test_export_scores_as_the_site_does(event, tmp_path) -> None:
+    assert run_build("ev", "-o", str(tmp_path / "site")).exit_code == 0
+    site_csv = tmp_path / "site/fr/round-1/g/moves.csv"
+    exported = run("export", "ev/fr")
+    assert exported.exit_code == 0 and exported.stderr == ""
+
+    def without_game(text: str) -> list[list[str]]:
+        return [row[1:] for row in csv.reader(io.StringIO(text))]
+
+    assert without_game(exported.stdout) == without_game(site_csv.read_text())
+    assert ["5", "Hannibal9", "?MNSTUX", "6D", "M.X", "33", "33", "play", ""] in \
+        without_game(exported.stdout)
