@@ -25,7 +25,7 @@ from pgm.config import GameSettings
 from pgm.diagnostics import Diagnostic
 
 
-def cgp_report(data: bytes, path: str, _settings: GameSettings
+def cgp_report(data: bytes, path: str, _settings: GameSettings | None = None
                ) -> tuple[dict[str, Any], list[Diagnostic]]:
     found = read_cgp_file(data, path)
     return file_report(found), list(found.diagnostics)

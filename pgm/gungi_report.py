@@ -47,7 +47,7 @@ from pgm.gungi_position import Position, square_name
 from pgm.gungi_units import Colour
 
 
-def gungi_report(data: bytes, path: str, _settings: GameSettings
+def gungi_report(data: bytes, path: str, _settings: GameSettings | None = None
                  ) -> tuple[dict[str, Any], list[Diagnostic]]:
     game = gungi.load(data, path)
     record = game.record

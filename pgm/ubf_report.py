@@ -22,7 +22,7 @@ KIND = "upwords-board"
 """The ``game`` of the object, and the kind of a board's entry in the site."""
 
 
-def ubf_report(data: bytes, path: str, _settings: GameSettings
+def ubf_report(data: bytes, path: str, _settings: GameSettings | None = None
                ) -> tuple[dict[str, Any], list[Diagnostic]]:
     result = read_ubf(data, path)
     return board_report(result, path), list(result.diagnostics)
