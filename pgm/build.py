@@ -169,7 +169,7 @@ def _read_event(options: BuildOptions, out: Path
         check_output(out, root, _records_below(out, root, found))
     except OutputError as exc:
         raise BuildError(str(exc)) from None
-    state = load_state(out) if (out / MARKER).is_file() else None
+    state = load_state(out, found) if (out / MARKER).is_file() else None
     sources = make_sources(root, found, state.slugs() if state is not None else None)
     configs = load_configs(root, found, {"base_url": options.base_url})
     if configs.has_errors:

@@ -3,7 +3,9 @@
 ``.pgm-state.json`` in the output holds a fingerprint of everything that shapes the
 whole site (pgm version, templates, static files, event configuration), per game a
 fingerprint of its record and settings, its index entry and the files it wrote, and the
-slugs of the drafts, which they keep as the games do theirs.
+slugs of the drafts, which they keep as the games do theirs. The file is published with
+the site, so a draft is written sealed (:func:`seal_draft`): its record's name, which
+often names the players, is read back only by a build that finds the record.
 Unchanged games are neither replayed nor rendered again; files pgm did not list here
 are never deleted.
 
@@ -166,7 +168,7 @@ class BuildState:
         A game's part is filed under its entry's slug, the key it has in ``games``."""
         head = json.dumps({"format": _FORMAT, "site": self.site_fingerprint,
                            "site_files": self.site_files, "moves_layout": self.moves_layout,
-                           "drafts": self.drafts},
+                           "drafts": dict(map(seal_draft, self.drafts.items()))},
                           ensure_ascii=False, separators=(",", ":"))
         yield f'{head[:-1]},"games":{{'.encode()
         for number, (_, game) in enumerate(sorted(self.games.items())):
@@ -208,7 +210,9 @@ def _identity(path: Path) -> tuple[int, int, int]:
     return info.st_ino, info.st_size, info.st_mtime_ns
 
 
-def load_state(out: Path) -> BuildState | None:
+def load_state(out: Path, records: Sequence[str] = ()) -> BuildState | None:
+    """The state of the site in ``out``; ``records``: the event's records (paths below
+    it), the only drafts whose slugs can be read back."""
     try:
         if _remembered and _remembered[0][0] == _identity(out / STATE_NAME):
             return _remembered[0][1]
@@ -224,11 +228,43 @@ def load_state(out: Path) -> BuildState | None:
                  for slug, g in data["games"].items()}
         layout = [(str(slug), int(length)) for slug, length in data.get("moves_layout", [])]
         drafts = data.get("drafts")
-        drafts = {str(relative): str(slug) for relative, slug in drafts.items()} \
-            if isinstance(drafts, dict) else {}
+        drafts = unseal_drafts(drafts, records) if isinstance(drafts, dict) and drafts \
+            else {}
         return BuildState(data["site"], games, data.get("site_files", []), layout, drafts)
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def seal_draft(draft: tuple[str, str]) -> tuple[str, str]:
+    """(record, slug) of a draft as the published state keeps it: a digest of the
+    record's path, and the slug enciphered with a key made from that path, so that only
+    a build that has the record finds and reads it."""
+    relative, slug = draft
+    data = slug.encode()
+    return _draft_key(relative), bytes(a ^ b for a, b in zip(
+        data, _draft_stream(relative, len(data)), strict=True)).hex()
+
+
+def unseal_drafts(sealed: dict[str, Any], records: Sequence[str]) -> dict[str, str]:
+    """The (record, slug) pairs of ``sealed`` drafts whose records are among ``records``."""
+    drafts = {}
+    for relative in records:
+        value = sealed.get(_draft_key(relative))
+        if isinstance(value, str):
+            data = bytes.fromhex(value)
+            drafts[relative] = bytes(a ^ b for a, b in zip(
+                data, _draft_stream(relative, len(data)), strict=True)).decode()
+    return drafts
+
+
+def _draft_key(relative: str) -> str:
+    return hashlib.sha256(b"pgm draft\0" + relative.encode()).hexdigest()
+
+
+def _draft_stream(relative: str, length: int) -> bytes:
+    blocks = (hashlib.sha256(b"pgm draft slug\0%d\0" % n + relative.encode()).digest()
+              for n in range(length // 32 + 1))
+    return b"".join(blocks)[:length]
 
 
 _ENTRY_FIELDS = tuple(f.name for f in fields(GameEntry))

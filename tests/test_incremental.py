@@ -310,6 +310,23 @@ def test_a_draft_added_by_an_incremental_build_keeps_its_address_too(tmp_path) -
     assert _record_at(out, "sl/table-1") == old and _record_at(out, "sl/table-1-2") == new
 
 
+def test_the_published_state_does_not_name_a_draft(tmp_path, monkeypatch) -> None:
+    """``.pgm-state.json`` is served with the site: a draft's record name (which often
+    names its players) is not readable in it, yet the next build finds its slug."""
+    import pgm.state
+
+    game = (CORPUS / "gcg" / GAMES[0]).read_bytes()
+    event = make_event(tmp_path / "ev", {"Smith vs Jones.gcg": game, "other.gcg": game,
+                                         "event.yaml": 'games:\n  "Smith*": {draft: true}\n'})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out))
+    published = (out / ".pgm-state.json").read_text().lower()
+    assert "smith" not in published and "jones" not in published
+    monkeypatch.setattr(pgm.state, "_remembered", [])  # as a new process reads it
+    assert load_state(out, ["Smith vs Jones.gcg", "other.gcg"]).drafts == \
+        {"Smith vs Jones.gcg": "smith-vs-jones"}
+
+
 def test_a_removed_records_address_is_free_at_once(tmp_path) -> None:
     old, new = (CORPUS / "gcg" / GAMES[1]).read_bytes(), (CORPUS / "gcg" / GAMES[0]).read_bytes()
     event = make_event(tmp_path / "ev", {"sl/table-1.gcg": old})
