@@ -27,20 +27,26 @@
   var address = window.location.href.split("#")[0];
 
   // The live region (#live-status) is announced at every change: change it only when
-  // what it says changes, never just because a poll came back. The time is shown as
-  // the page was made (UTC), so the first poll does not rewrite it either.
+  // what it says changes, never just because a poll came back. The page says the time
+  // in UTC (all it can know); the script shows it in the viewer's own time, once as
+  // the page opens, and again only when the time itself changes.
+  var slot = status && status.querySelector("time");
   function clock(iso) {
     var when = new Date(iso);
-    return isNaN(when) ? "" : when.toISOString().slice(11, 19) + " UTC";
+    return isNaN(when) ? "" : when.toLocaleTimeString([], {
+      hour: "2-digit", minute: "2-digit", second: "2-digit"});
   }
-  function showUpdated(iso) {
-    var slot = status && status.querySelector("time");
-    if (!slot || !iso || slot.getAttribute("datetime") === iso) { return; }
+  function showTime(iso) {
     var text = clock(iso);
     if (!text) { return; }
     slot.setAttribute("datetime", iso);
+    slot.setAttribute("title", new Date(iso).toISOString().slice(11, 19) + " UTC");
     if (slot.textContent !== text) { slot.textContent = text; }
   }
+  function showUpdated(iso) {
+    if (slot && iso && slot.getAttribute("datetime") !== iso) { showTime(iso); }
+  }
+  if (slot) { showTime(slot.getAttribute("datetime")); }
   function setText(element, text) {
     if (element.textContent !== text) { element.textContent = text; }
   }

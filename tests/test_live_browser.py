@@ -403,3 +403,21 @@ def test_the_live_region_changes_only_when_there_is_news(tmp_path) -> None:
         server.wait_for("/board-1/game.json", polls + 6)
         assert back.evaluate("window.liveChanges") == []
         assert back.url.endswith("board-1/3.html")
+
+
+def test_the_time_of_the_last_change_is_shown_in_the_viewers_own_time(tmp_path) -> None:
+    """The page can only say UTC; a spectator at the venue reads the time in theirs (the
+    UTC time stays in the tooltip)."""
+    event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5)})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, jobs=1))
+    with serve(out) as url, chromium() as browser, \
+            open_page(browser, timezone_id="America/New_York", locale="en-GB") as page:
+        for address in ("board-1/5.html", "index.html"):
+            page.goto(url + address)
+            slot = page.locator("#live-status time")
+            stamp = slot.get_attribute("datetime")
+            hour, rest = int(stamp[11:13]), stamp[13:19]
+            in_new_york = {f"{(hour - 5) % 24:02d}{rest}", f"{(hour - 4) % 24:02d}{rest}"}
+            assert slot.inner_text() in in_new_york, (slot.inner_text(), stamp)
+            assert slot.get_attribute("title") == f"{stamp[11:19]} UTC"
