@@ -7,6 +7,7 @@ and each game's pages agree (two phases, as MkDocs and Pelican build).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -141,16 +142,31 @@ class PlayerEntry:
     games: tuple[PlayerGame, ...]
 
 
-def player_index(games: list[GameEntry], keep: bool = True) -> tuple[PlayerEntry, ...]:
-    """Every player's row; with ``keep``, each row is kept for the next build in this
-    process (a watch session)."""
-    rows: dict[str, list[tuple[GameEntry, int]]] = defaultdict(list)
+@dataclass(frozen=True)
+class PlayerGroup:
+    """The players of one division (None: of the games that name none)."""
+
+    division: str | None
+    players: tuple[PlayerEntry, ...]
+
+
+def player_index(games: list[GameEntry], keep: bool = True) -> tuple[PlayerGroup, ...]:
+    """Every player's row, by division when the event has several (a player's record in
+    one division is not their record in another); with ``keep``, each row is kept for
+    the next build in this process (a watch session)."""
+    divisions: dict[str | None, dict[str, list[tuple[GameEntry, int]]]] = defaultdict(
+        lambda: defaultdict(list))
     for game in games:
         for seat, name in enumerate(game.players):
-            rows[name].append((game, seat))
+            divisions[game.division][name].append((game, seat))
+    if len(divisions) == 1:  # one division, or none named: one list, headed by neither
+        divisions = {None: next(iter(divisions.values()))}
     player = _player if keep else _player.__wrapped__
-    return tuple(player(name, f"p{number}", tuple(rows[name]))
-                 for number, name in enumerate(sorted(rows, key=str.casefold), start=1))
+    numbers = itertools.count(1)
+    return tuple(PlayerGroup(division, tuple(
+        player(name, f"p{next(numbers)}", tuple(rows[name]))
+        for name in sorted(rows, key=str.casefold)))
+        for division, rows in sorted(divisions.items(), key=lambda item: _natural(item[0])))
 
 
 @functools.lru_cache(maxsize=16_384)

@@ -133,6 +133,23 @@ def test_player_index_links_every_player(sample_site) -> None:
     assert "W 471–407" in text_of(html)
 
 
+def test_the_player_index_keeps_each_divisions_records_apart(tmp_path) -> None:
+    """A player's wins in one division are not their record in another: an event of
+    several divisions lists its players under each division's heading."""
+    game = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {"Division A/r1.gcg": game, "Division B/r1.gcg": game,
+                                         "Division B/r2.gcg": game})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    html = (tmp_path / "o/players.html").read_text()
+    sections = re.findall(r"<h2 [^>]*>([^<]*)</h2>(.*?)</table>", html, re.S)
+    assert [heading for heading, _ in sections] == ["Division A", "Division B"]
+    rows = {heading: re.findall(r'<tr id="(p\d+)"><th scope="row">([^<]*)</th>\s*'
+                                r"<td>(\d+)</td><td>(\d+)</td>", table)
+            for heading, table in sections}
+    assert rows == {"Division A": [("p1", "andy", "1", "0"), ("p2", "cesar", "0", "1")],
+                    "Division B": [("p3", "andy", "2", "0"), ("p4", "cesar", "0", "2")]}
+
+
 def test_static_files_and_marker(sample_site) -> None:
     assert (sample_site / "static/pgm.css").is_file() and (sample_site / "static/pgm.js").is_file()
     assert (sample_site / MARKER).is_file() and (sample_site / "404.html").is_file()
