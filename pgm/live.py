@@ -161,13 +161,19 @@ _RELOAD_SCRIPT = (
 def serve(options: BuildOptions, port: int, report: Report,
           ready: Callable[[str, Path], None] | None = None,
           stop: threading.Event | None = None) -> None:
-    """Build into a temporary folder, serve it on 127.0.0.1:``port`` and keep it current."""
+    """Build into a temporary folder, serve it on 127.0.0.1:``port`` and keep it current.
+    The preview is built for its own address: pages that name the site's address (the
+    404 page, canonical links, the sitemap) lead within the preview, not to the public
+    site ``base_url`` names."""
     stop = stop or threading.Event()
     with _terminate_as_interrupt(), tempfile.TemporaryDirectory(prefix="pgm-serve-") as temp:
         out = Path(temp) / "site"
-        preview = BuildOptions(options.event_dir, out, options.strict, options.base_url)
         version = [0]
         handler = type("Handler", (_PreviewHandler,), {"version": version})
+        server = ThreadingHTTPServer(("127.0.0.1", port), partial(handler, directory=str(out)))
+        server.daemon_threads = True
+        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        preview = BuildOptions(options.event_dir, out, options.strict, url)
         first = threading.Event()
 
         def built(result: BuildResult | None) -> None:
@@ -179,24 +185,22 @@ def serve(options: BuildOptions, port: int, report: Report,
                                    daemon=True)
         watcher.start()
         try:
-            _serve_once_built(out, port, handler, first, stop, ready)
+            _serve_once_built(server, url, out, first, stop, ready)
         finally:
             # after Ctrl-C too, even during the first build: the watcher must finish the
             # build under way before its folder is removed
             stop.set()
             watcher.join()
+            server.server_close()
 
 
-def _serve_once_built(out: Path, port: int, handler: type[_PreviewHandler],
+def _serve_once_built(server: ThreadingHTTPServer, url: str, out: Path,
                       first: threading.Event, stop: threading.Event,
                       ready: Callable[[str, Path], None] | None) -> None:
     """Serve ``out`` from when its first build is done until ``stop`` is set."""
     while not first.wait(0.1):
         if stop.is_set():
             return
-    server = ThreadingHTTPServer(("127.0.0.1", port), partial(handler, directory=str(out)))
-    server.daemon_threads = True
-    url = f"http://127.0.0.1:{server.server_address[1]}/"
     if ready:
         ready(url, out)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -204,7 +208,6 @@ def _serve_once_built(out: Path, port: int, handler: type[_PreviewHandler],
         stop.wait()
     finally:
         server.shutdown()
-        server.server_close()
 
 
 @contextlib.contextmanager

@@ -231,6 +231,29 @@ def test_serve_builds_into_a_temporary_folder_and_reloads(tmp_path) -> None:
     assert not Path(str(where["out"])).exists()
 
 
+def test_the_preview_of_an_event_with_a_public_address_stays_in_the_preview(tmp_path) -> None:
+    """The 404 page and canonical links name the site's address: in the preview they
+    name the preview's, so its styles and links work before the site is published."""
+    event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5), "event.yaml":
+                                         "base_url: https://example.org/open/\n"})
+    stop = threading.Event()
+    where: dict[str, str] = {}
+    thread = threading.Thread(target=serve, args=(
+        BuildOptions(event), 0, lambda r: None,
+        lambda url, out: where.setdefault("url", url), stop), daemon=True)
+    thread.start()
+    try:
+        assert wait_for(lambda: "url" in where)
+        url = where["url"]
+        missing = fetch(url + "404.html")[1].decode()
+        assert f'href="{url}static/pgm.css"' in missing and "example.org" not in missing
+        assert f'<link rel="canonical" href="{url}board-1/3.html">' in \
+            fetch(url + "board-1/3.html")[1].decode()
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
 def test_serve_tells_every_page_of_each_rebuild_that_changed_the_site(tmp_path) -> None:
     """Pages of a game in progress get the script too (it tells them to look at once);
     a save that changes nothing in the site changes no version, so no page reloads."""
