@@ -7,13 +7,13 @@ so ``pgm check`` picks the game by the record's content, as the extension cannot
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from pgm.config import GameSettings
 from pgm.crossword import replay
 from pgm.crossword_model import CrosswordGame
 from pgm.diagnostics import Diagnostic
-from pgm.gcg import Event, parse_gcg
+from pgm.gcg import Event, GcgRecord, parse_gcg
 from pgm.upwords import is_upwords
 
 
@@ -32,19 +32,51 @@ def crossword_report(data: bytes, path: str, settings: GameSettings
 
 
 def game_report(game: CrosswordGame) -> dict[str, Any]:
+    rules = game.rules
+    return gcg_report(game, "crossword", (rules.lexicon or None, rules.distribution.name,
+                                          rules.layout.name),
+                      [_event(game, index) for index in range(len(game.turns))])
+
+
+class _Scored(Protocol):
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+
+class ReplayedGcg(Protocol):
+    """What a report needs of a replayed GCG record, crossword game or Upwords."""
+
+    @property
+    def record(self) -> GcgRecord: ...
+    @property
+    def complete(self) -> bool: ...
+    @property
+    def stopped_at(self) -> int | None: ...
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]: ...
+    @property
+    def final(self) -> _Scored: ...
+
+
+def gcg_report(game: ReplayedGcg, kind: str,
+               rules: tuple[str | None, str | None, str], events: list[dict[str, Any]]
+               ) -> dict[str, Any]:
+    """The ``pgm check --json`` object of a replayed GCG record; ``rules`` are its
+    lexicon, tile set and board by name."""
     record = game.record
+    lexicon, distribution, board = rules
     return {
         "path": record.path,
-        "game": "crossword",
+        "game": kind,
         "players": [p.nick for p in record.players],
         "names": [p.name for p in record.players],
-        "lexicon": game.rules.lexicon or None,
-        "distribution": game.rules.distribution.name,
-        "board": game.rules.layout.name,
+        "lexicon": lexicon,
+        "distribution": distribution,
+        "board": board,
         "complete": game.complete,
         "stopped_at": game.stopped_at,
         "diagnostics": [d.to_json() for d in game.diagnostics],
-        "events": [_event(game, index) for index in range(len(game.turns))],
+        "events": events,
         "final_scores": list(game.final.scores),
     }
 

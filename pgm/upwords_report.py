@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pgm.crossword_report import event_fields
+from pgm.crossword_report import event_fields, gcg_report
 from pgm.diagnostics import Diagnostic
 from pgm.gcg import GcgRecord, parse_gcg
 from pgm.upwords import BOARD_NAME, UpwordsGame, replay
@@ -29,21 +29,8 @@ def record_report(record: GcgRecord) -> tuple[dict[str, Any], list[Diagnostic]]:
 
 
 def game_report(game: UpwordsGame) -> dict[str, Any]:
-    record = game.record
-    return {
-        "path": record.path,
-        "game": "upwords",
-        "players": [p.nick for p in record.players],
-        "names": [p.name for p in record.players],
-        "lexicon": record.lexicon or None,
-        "distribution": None,
-        "board": BOARD_NAME,
-        "complete": game.complete,
-        "stopped_at": game.stopped_at,
-        "diagnostics": [d.to_json() for d in game.diagnostics],
-        "events": [_event(game, index) for index in range(len(game.turns))],
-        "final_scores": list(game.final.scores),
-    }
+    return gcg_report(game, "upwords", (game.record.lexicon or None, None, BOARD_NAME),
+                      [_event(game, index) for index in range(len(game.turns))])
 
 
 def _event(game: UpwordsGame, index: int) -> dict[str, Any]:
