@@ -158,11 +158,15 @@ def get_distribution(name: str) -> Distribution:
     return Distribution(name.lower(), tiles, frozenset(bracket_only))
 
 
-# Lexicon name prefixes and the distribution they imply (longest prefix first).
+# Lexicon name prefixes and the distribution they imply (longest prefix first). Of the
+# GCG spec's list, OSPD (the Official Scrabble Players Dictionary) and OTCWL (the Official
+# Tournament and Club Word List) are North American English; ODS to ODS5 are editions of
+# L'Officiel du Scrabble, French as its later editions are.
 _LEXICON_PREFIXES = (
     ("america", "english"), ("nswl", "english"), ("ospd", "english"), ("ecwl", "english"),
-    ("nwl", "english"), ("twl", "english"), ("owl", "english"), ("csw", "english"),
-    ("cel", "english"), ("osw", "english"), ("iwi", "english"), ("sowpods", "english"),
+    ("otcwl", "english"), ("nwl", "english"), ("twl", "english"), ("owl", "english"),
+    ("csw", "english"), ("cel", "english"), ("osw", "english"), ("iwi", "english"),
+    ("sowpods", "english"),
     ("osps", "polish"), ("nsf", "norwegian"), ("fra", "french"), ("ods", "french"),
     ("deutsch", "german"), ("cgl", "german"), ("rd", "german"), ("disc", "catalan"),
     ("fise", "spanish"), ("file", "spanish"), ("dsw", "dutch"), ("slv", "slovene"),
@@ -173,10 +177,6 @@ _LEXICON_PREFIXES = (
 def distribution_for_lexicon(lexicon: str) -> str | None:
     """The distribution a lexicon name implies, as word-golib guesses it; None if unknown."""
     lowered = lexicon.lower()
-    if lowered in ("ods", "ods2", "ods3", "ods4", "ods5"):
-        # The GCG spec lists ODS (the North American Official Dictionary) as English;
-        # the French ODS lexica are written ODS6 and up.
-        return "english"
     for prefix, name in _LEXICON_PREFIXES:
         if lowered.startswith(prefix):
             return name
