@@ -188,8 +188,9 @@ def known_racks(record: GcgRecord, rules: Rules, steps: list[Step], start: State
     for seat, stated, _line in record.initial_racks:
         if seat < len(first):
             walk.state(first[seat], _split(rules, stated))
-    if record.incomplete_rack and steps and steps[-1].state.to_move is not None:
-        walk.state(walk.current[steps[-1].state.to_move], _split(rules, record.incomplete_rack))
+    incomplete = _incomplete_seat(record, steps)
+    if incomplete is not None:
+        walk.state(walk.current[incomplete], _split(rules, record.incomplete_rack or ""))
     for chain in walk.chains:
         for span in chain:
             span.judge()
@@ -213,6 +214,19 @@ def known_racks(record: GcgRecord, rules: Rules, steps: list[Step], start: State
             previous = spans
         after.append(racks)
     return after, tuple([span.shown for span in first])
+
+
+def _incomplete_seat(record: GcgRecord, steps: list[Step]) -> int | None:
+    """The seat whose rack ``#incomplete`` gives: the player on turn after the last
+    event, unless a ``#rackN`` line after that event gives their rack, which overrides
+    it (the spec), whichever of the two lines comes first."""
+    if not record.incomplete_rack or not steps:
+        return None
+    seat = steps[-1].state.to_move
+    if seat is None or any(stated == seat for stated, _rack, _line
+                           in steps[-1].event.racks_after):
+        return None
+    return seat
 
 
 class _Walk:

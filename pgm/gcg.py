@@ -220,9 +220,10 @@ def _tail(kind: EventKind, rack: str, rest: list[str], position: str = "", word:
                                     "total, e.g. '>Ann: AEINRST 8D RETAINS +66 66'")
         raise _EventSyntaxError(
             f"{kind.value.replace('_', ' ')} needs a score and a cumulative total at the end")
-    return EventFields(kind, rack, _score(rest[0], "a score"),
+    score = rest[0]
+    return EventFields(kind, rack, _score(score, "a score"),
                        _score(rest[1], "a cumulative total"), position, word, tiles,
-                       exchange_count, " ".join(rest[2:]))
+                       exchange_count, " ".join(rest[2:]), score[0] not in "+-")
 
 
 # ---------------------------------------------------------------------------------------
@@ -236,6 +237,8 @@ class _Reader(PragmaReader):
     """The first line that could not be read: the replay stops there."""
     later: Folded | None = None
     """The lines beyond it that could not be read either."""
+    unsigned: Folded | None = None
+    """The event lines whose score has no sign."""
 
     def read(self, lines: list[str]) -> None:
         for number, raw in enumerate(lines, start=1):
@@ -246,8 +249,6 @@ class _Reader(PragmaReader):
                 self.pragma(number, line)
             elif line[0] == ">":
                 self.open_note = False
-                if self.events and self.events[-1].racks_after:
-                    self._warn_rack_before_event()
                 self._event(number, line)
             elif self.open_note:
                 self.continue_note(line)
@@ -256,6 +257,8 @@ class _Reader(PragmaReader):
                                          f"('>nick: ...'), found {_clip(line)!r}")
         if self.later is not None:
             self.later.close(_more_lines)
+        if self.unsigned is not None:
+            self.unsigned.close(_more_unsigned)
 
     def _unreadable(self, number: int, message: str) -> None:
         """A line that cannot be read may have been a move, above the first event as
@@ -270,13 +273,6 @@ class _Reader(PragmaReader):
             self.later = Folded(self.sink, Severity.ERROR)
         self.later.add(number, message)
 
-    def _warn_rack_before_event(self) -> None:
-        """``#rackN`` gives racks at the end of a game in progress; events after it mean
-        the record went on, so the rack is probably stale."""
-        for _seat, _rack, line in self.events[-1].racks_after:
-            self.sink.warning(line, "a #rack line is followed by more events; #rack1/#rack2 "
-                                    "normally end the record of a game in progress")
-
     def _event(self, number: int, line: str) -> None:
         head = _EVENT_HEAD.match(line)
         if not head:
@@ -289,13 +285,32 @@ class _Reader(PragmaReader):
         except _EventSyntaxError as exc:
             self._unreadable(number, f"{exc} in {_clip(line)!r}")
             return
+        if fields.unsigned:
+            self._unsigned_score(number, fields.score)
         self.events.append(OpenEvent(number, nick, line, fields))
+
+    def _unsigned_score(self, number: int, score: int) -> None:
+        """The spec writes every event's score signed (``+66``, ``+0``, ``-10``); a score
+        without its sign (a scraper's ``-OOU 0 0``) is read as the number it is, with one
+        warning for the record: a writer that leaves the sign out leaves it out of every
+        line."""
+        if self.unsigned is None:
+            self.unsigned = Folded(self.sink, Severity.WARNING)
+        self.unsigned.add(number, f"score written without + or -: {score} is read as "
+                                  f"{score:+d}")
 
 
 def _more_lines(_message: str, more: int, last_line: int) -> str:
     """The second unreadable line's error once more follow: how many there are in all
     (one more alone keeps its own message)."""
     return f"{more + 1:,} more lines could not be read, from this one to line {last_line}"
+
+
+def _more_unsigned(message: str, more: int, last_line: int) -> str:
+    """The first unsigned score's warning once more follow."""
+    if more == 1:
+        return f"{message}; so is the score on line {last_line}"
+    return f"{message}; so are the scores of {more:,} more lines, down to line {last_line}"
 
 
 def _clip(text: str, limit: int = 80) -> str:

@@ -70,6 +70,8 @@ class EventFields(NamedTuple):
     tiles: str = ""
     exchange_count: int | None = None
     extra: str = ""
+    unsigned: bool = False
+    """The score is written without its sign (``66`` for ``+66``)."""
 
 
 _make_event = frozen_maker(Event)
@@ -146,13 +148,15 @@ class PragmaReader:
     def _player(self, number: int, index: int, value: str) -> None:
         if not self._before_events(number, f"player{index}"):
             return
-        nick, _, name = value.partition(" ")
+        # Tokens are separated by spaces or tabs; the full name is the tokens after the
+        # nickname, one space between each.
+        nick, *name = value.split() or [""]
         if not nick or index < 1:
             self.sink.error(number, f"#player{index} needs a nickname (and a full name)")
             return
         if index in self.players:
             self.sink.warning(number, f"#player{index} given twice; the last one is used")
-        self.players[index] = Player(nick, name.strip() or nick, number)
+        self.players[index] = Player(nick, " ".join(name) or nick, number)
 
     def _rack(self, number: int, index: int, value: str) -> None:
         rack = (index - 1, value.split()[0] if value else "", number)

@@ -131,12 +131,33 @@ def test_snapshots_cover_many_positions() -> None:
     assert len(SNAPSHOTS) >= 30
 
 
-@pytest.mark.parametrize("path", INVALID, ids=lambda p: p.name)
+VALID_BY_THE_SPEC = {
+    "MAGPIE-DATA__event_after_last_rack.gcg":
+        "MAGPIE refuses an event after #rackN; the GCG spec lets #rackN give a rack in a "
+        "game in progress, events following",
+}
+"""Records of gcg-invalid that another program refuses but the GCG spec allows."""
+
+
+@pytest.mark.parametrize("path", [p for p in INVALID if p.name not in VALID_BY_THE_SPEC],
+                         ids=lambda p: p.name)
 def test_broken_records_give_located_diagnostics(path: Path) -> None:
     game = load(path)
     located = [d for d in game.diagnostics if d.line > 0 and d.message]
     assert located, f"{path.name}: no diagnostic"
     assert all(str(d).startswith(f"{path.name}:{d.line}: ") for d in located)
+
+
+def test_a_rack_line_followed_by_events_is_the_racks_then() -> None:
+    """MAGPIE's 'event after last rack' record is its valid standard game with
+    '#rack1 CEGIIOX' after line 35, HastyBot's rack for their next play, as it says."""
+    game = load(CORPUS / "gcg-invalid/MAGPIE-DATA__event_after_last_rack.gcg")
+    valid = load(CORPUS / "gcg/MAGPIE-DATA__success_standard.gcg")
+    assert game.diagnostics == valid.diagnostics == ()
+    assert game.final.scores == valid.final.scores and game.stopped_at is None
+    turn = next(t for t in game.turns if t.event.line == 35)
+    assert turn.position.racks[0] == tuple("CEGIIOX")
+    assert game.cgp(turn.number - 1).split()[1].startswith("CEGIIOX/")
 
 
 @pytest.mark.parametrize("name", ["macondo__vs_andy", "macondo__doug_v_emely"])

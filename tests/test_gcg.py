@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from conftest import CORPUS, gcg_bytes
 
+from pgm.crossword import replay
 from pgm.gcg import EventKind, parse_gcg
 
 
@@ -250,13 +251,52 @@ def test_score_tokens_are_what_the_number_pattern_matches() -> None:
         assert _is_score(token) == bool(pattern.fullmatch(token)), token
 
 
-def test_a_rack_line_followed_by_more_events_is_warned_about_once() -> None:
-    stale = parse(BASIC.replace(">Bob:", "#rack1 EIOU\n>Bob:"))
-    warnings = [m for m in messages(stale) if "followed by more events" in m]
-    assert warnings == ["4: warning: a #rack line is followed by more events; #rack1/#rack2 "
-                        "normally end the record of a game in progress"]
-    closing = parse(BASIC + "#rack1 AB\n#rack2 CD\n")
-    assert not [m for m in messages(closing) if "followed by more events" in m]
+def test_a_rack_line_between_events_is_no_problem() -> None:
+    """The spec: #rackN "may be used to specify racks in a game in progress or to
+    explicitly indicate exceptional situations such as the loss following an overdraw
+    ruling": a record may go on after one. Here MAGPIE's record states RightBehindYou's
+    rack after FEEB, as their next line has it."""
+    path = CORPUS / "gcg/MAGPIE-DATA__incomplete_after_pass.gcg"
+    text = path.read_bytes().replace(b"FEEB +32 131\n", b"FEEB +32 131\n#rack2 ADGKOSV\n")
+    record = parse_gcg(text, "t.gcg")
+    assert record.events[5].racks_after == ((1, "ADGKOSV", 18),)
+    assert messages(record) == []
+
+
+def test_a_tab_separates_the_nickname_from_the_full_name() -> None:
+    """"Lines consist of a sequence of tokens separated by white space (\\011 or \\040)":
+    MAGPIE's record with tabs in its #player lines is the same game."""
+    path = CORPUS / "gcg/MAGPIE-DATA__success.gcg"
+    spaced = path.read_bytes()
+    tabbed = spaced.replace(b"#player1 Tim Tim Weiss", b"#player1 Tim\tTim\tWeiss").replace(
+        b"#player2 Josh Josh", b"#player2\tJosh\t Josh")
+    assert tabbed != spaced
+    record = parse_gcg(tabbed, "t.gcg")
+    assert [(p.nick, p.name) for p in record.players] == [("Tim", "Tim Weiss"),
+                                                          ("Josh", "Josh Castellano")]
+    game, original = replay(record), replay(parse_gcg(spaced, "t.gcg"))
+    assert game.diagnostics == original.diagnostics == ()
+    assert game.final.scores == original.final.scores and game.stopped_at is None
+    assert game.cgp(len(game.turns) - 1) == original.cgp(len(original.turns) - 1)
+
+
+def test_a_score_without_its_sign_is_read_with_a_warning() -> None:
+    """The spec writes every score signed (+73, +0, -76); a camera scraper wrote an
+    exchange as '-OOU 0 0'."""
+    path = CORPUS / "gcg-nonexact/scrabscrap__nu19_johannes-stefan.gcg"
+    record = parse_gcg(path.read_bytes(), path.name)
+    exchange = record.events[0]
+    assert (exchange.line, exchange.kind, exchange.score) == (6, EventKind.EXCHANGE, 0)
+    assert [m for m in messages(record) if "sign" in m or "+ or -" in m] == [
+        "6: warning: score written without + or -: 0 is read as +0"]
+    # A writer that leaves the sign out leaves it out of every line: one warning.
+    several = parse(BASIC.replace("+66 66", "66 66").replace("+0 0", "0 0")
+                    + ">Ann: DEF 9D DEF 21 87\n")
+    assert [e.score for e in several.events] == [66, 0, 21]
+    assert messages(several) == [
+        "3: warning: score written without + or -: 66 is read as +66; so are the scores "
+        "of 2 more lines, down to line 5"]
+    assert messages(parse(BASIC)) == []
 
 
 def test_windows_1252_punctuation_is_read_as_written_with_a_warning() -> None:

@@ -1,0 +1,75 @@
+"""What the record's #rackN and #incomplete lines say of the racks, as the GCG spec
+reads them (``pgm.crossword_racks``)."""
+
+from __future__ import annotations
+
+from conftest import CORPUS, gcg_bytes
+from sitehelpers import make_event, run_build
+
+from pgm.crossword import replay
+from pgm.crossword_model import unseen_tiles
+from pgm.crossword_view import rack_text
+from pgm.gcg import parse_gcg
+
+
+def messages(game) -> list[str]:
+    return [f"{d.line}: {d.severity}: {d.message}" for d in game.diagnostics]
+
+
+def _shown(game, index: int) -> list[str | None]:
+    """Each player's rack after ``turns[index]`` as the turn page words it."""
+    position = game.turns[index].position
+    return [rack_text(rack, position.rack_sizes[seat])
+            for seat, rack in enumerate(position.racks)]
+
+
+INCOMPLETE_AFTER_PASS = CORPUS / "gcg/MAGPIE-DATA__incomplete_after_pass.gcg"
+"""MAGPIE's record of a game in progress: HastyBot to move, '#rack1 CDEEFGO' last."""
+
+
+def test_a_rack_line_overrides_incomplete_whichever_comes_first() -> None:
+    """The spec: #rack1 "Gives the first player's rack after the most recently
+    preceding event line. Overrides #incomplete." """
+    record = INCOMPLETE_AFTER_PASS.read_bytes()
+    assert record.endswith(b"#rack1 CDEEFGO")
+    for body in (record + b"\n#incomplete AEIINRT\n",
+                 record.replace(b"#rack1", b"#incomplete AEIINRT\n#rack1")):
+        game = replay(parse_gcg(body, "t.gcg"))
+        last = len(game.turns) - 1
+        assert game.cgp(last).split()[1] == "CDEEFGO/HLMOORY"
+        assert _shown(game, last)[0] == "CDEEFGO"
+        assert messages(game) == []
+    # Alone, #incomplete gives the rack of the player on turn.
+    alone = replay(parse_gcg(record.replace(b"#rack1 CDEEFGO", b"#incomplete AEIINRT"), "t"))
+    assert alone.cgp(len(alone.turns) - 1).split()[1] == "AEIINRT/HLMOORY"
+    # A #rack line for the other player leaves #incomplete the rack of the one on turn.
+    other = replay(parse_gcg(record.replace(b"#rack1 CDEEFGO", b"#incomplete AEIINRT\n"
+                                                                b"#rack2 EHLMOOR"), "t"))
+    assert other.cgp(len(other.turns) - 1).split()[1] == "AEIINRT/EHLMOOR"
+
+
+def test_a_rack_line_between_events_gives_the_rack_then(tmp_path) -> None:
+    """The spec: #rackN "may be used to specify racks in a game in progress or to
+    explicitly indicate exceptional situations such as the loss following an overdraw
+    ruling of a tile known to be on the previous rack": the rack it gives is the
+    player's from that event on, though the record goes on."""
+    # Ann kept the X of AEINRSX, overdrew and lost it back to the bag by the ruling.
+    record = gcg_bytes("""
+        #player1 Ann Ann
+        #player2 Bob Bob
+        >Ann: AEINRSX 8D RAINES +14 14
+        #rack1 BCDFGHJ
+        >Bob: DGLOPUY D8 .UDGY +20 20
+        """)
+    game = replay(parse_gcg(record, "t.gcg"))
+    assert messages(game) == []
+    assert [_shown(game, i)[0] for i in (0, 1)] == ["BCDFGHJ", "BCDFGHJ"]  # not "X + 6"
+    assert game.cgp(1).split()[1] == "BCDFGHJ/LOP"
+    assert unseen_tiles(game.rules, game.turns[1].position)["X"] == 1
+    # A corpus record stating a rack between events builds with --strict.
+    body = INCOMPLETE_AFTER_PASS.read_bytes().replace(b"FEEB +32 131\n",
+                                                      b"FEEB +32 131\n#rack2 ADGKOSV\n")
+    event = make_event(tmp_path / "ev", {"g.gcg": body})
+    result = run_build(str(event), "--strict", "-o", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
+    assert " 0 warning(s)" in result.output
