@@ -2,6 +2,12 @@
 
 Layouts are stored as data (one string per row, MAGPIE's legend) so that a new board is
 a new table, not new code. Squares are ``(row, col)`` pairs counted from 0.
+
+A CGP position may be on a square board of any size (the format only counts its rows and
+squares). A size no named board has is a *plain* board (:func:`plain_layout`): no premium
+squares and no start square, named ``plain 11x11``. Sizes run from :data:`MIN_SIZE` (the
+smallest board a word fits on) to :data:`MAX_SIZE` (larger input is taken for a mistake,
+and would only make pages no one can read).
 """
 
 from __future__ import annotations
@@ -90,6 +96,8 @@ class Layout:
     name: str
     premiums: tuple[tuple[Premium, ...], ...]
     bingo_bonus: int = 50
+    plain: bool = False
+    """Known only by its size (:func:`plain_layout`): no premium squares, no start square."""
 
     @cached_property
     def size(self) -> int:
@@ -98,6 +106,12 @@ class Layout:
     @property
     def center(self) -> tuple[int, int]:
         return (self.size // 2, self.size // 2)
+
+    @property
+    def start(self) -> tuple[int, int] | None:
+        """The square the first play must cover (marked with a star); None on a plain
+        board, whose rules are not known."""
+        return None if self.plain else self.center
 
     def premium(self, row: int, col: int) -> Premium:
         return self.premiums[row][col]
@@ -134,9 +148,42 @@ _ALIASES = {"standard15": "CrosswordGame", "standard21": "SuperCrosswordGame",
             "standard": "CrosswordGame", "super": "SuperCrosswordGame"}
 
 
+MIN_SIZE = 2
+"""The smallest board pgm reads: two squares make the shortest word."""
+MAX_SIZE = 64
+"""The largest board pgm reads (columns A to BL), over nine times the squares of the
+21x21 board: a bound against absurd input (a row of ``99999999`` empty squares)."""
+_PLAIN = re.compile(r"^plain ?([0-9]+)[x×]([0-9]+)$", re.IGNORECASE)
+
+
 def get_layout(name: str) -> Layout | None:
     key = _ALIASES.get(name.lower(), name)
     return LAYOUTS.get(key)
+
+
+def plain_size(name: str) -> int | None:
+    """The size a plain board's name gives (``plain 11x11``, ``plain11x11``: 11), also
+    outside the sizes pgm reads; None when the name is not of that form."""
+    found = _PLAIN.match(name.strip())
+    if found is None or found.group(1) != found.group(2) or len(found.group(1)) > 4:
+        return None
+    return int(found.group(1))
+
+
+@cache
+def plain_layout(size: int) -> Layout:
+    """A ``size`` x ``size`` board without premium squares, for a CGP board of a size no
+    known board has."""
+    return Layout(f"plain {size}x{size}", ((Premium.NONE,) * size,) * size, plain=True)
+
+
+def layout_of_size(size: int) -> Layout:
+    """The known board of this size (15: CrosswordGame, 21: SuperCrosswordGame), else a
+    plain one."""
+    return _BY_SIZE.get(size) or plain_layout(size)
+
+
+_BY_SIZE = {layout.size: layout for layout in LAYOUTS.values()}
 
 
 @cache
@@ -177,14 +224,15 @@ class Placement:
         return f"{column_name(self.col)}{self.row + 1}"
 
 
-_ROW_FIRST = re.compile(r"^(\d+)([A-Za-z]+)$")
-_COL_FIRST = re.compile(r"^([A-Za-z]+)(\d+)$")
+_ROW_FIRST = re.compile(r"^(\d{1,9})([A-Za-z]+)$")
+_COL_FIRST = re.compile(r"^([A-Za-z]+)(\d{1,9})$")
 
 
 @lru_cache(maxsize=4096)
 def parse_coordinate(text: str) -> Placement | None:
     """Read ``8D``/``8d`` (across) or ``D8``/``d8`` (down); None when not a coordinate.
-    Kept for the few hundred coordinates a board has, which every game repeats."""
+    Columns past Z are in Excel's notation (``27AA``, ``AB3``). Kept for the few hundred
+    coordinates a board has, which every game repeats."""
     match = _ROW_FIRST.match(text)
     if match:
         return Placement(int(match.group(1)) - 1, column_index(match.group(2)), True)

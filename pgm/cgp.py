@@ -1,6 +1,8 @@
 """CGP, the Crossword Game Position format: read positions and write them back.
 
 ``BOARD RACKS SCORES ZEROS [OPCODES]`` on one line (``shared/specs/cgp-format.txt``).
+The board is square, of any size :mod:`pgm.board` reads: the board ``bdn`` names, else
+the known board of its size, else a plain board of that size (no premium squares).
 The reader collects problems as diagnostics naming the field; it never raises. The
 writer produces the form the reader reads back to the same position, with multi-letter
 tiles in brackets and opcodes in the order (and dash style) they were read.
@@ -14,7 +16,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from pgm.board import LAYOUTS, Layout, get_layout
+from pgm.board import (
+    LAYOUTS,
+    MAX_SIZE,
+    MIN_SIZE,
+    Layout,
+    get_layout,
+    layout_of_size,
+    plain_layout,
+    plain_size,
+)
 from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.scoring import RACK_SIZE
 from pgm.tiles import (
@@ -128,6 +139,15 @@ def cgp_line(board: str, racks: list[str], scores: Sequence[int], zeros: int,
 # Reading
 
 
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
+
+
+def _shown(row: str) -> str:
+    """A board row as a message quotes it; a row past any board's length is cut short."""
+    return repr(row) if len(row) <= 80 else repr(row[:80]) + "…"
+
+
 def parse_cgp(text: str, path: str = "<cgp>", line: int = 1) -> CgpResult:
     """Read one CGP string; ``line`` is where it stands in its file, for diagnostics."""
     sink = DiagnosticSink(path)
@@ -153,15 +173,15 @@ class _Reader:
         operations = self._operations(parts[4] if len(parts) > 4 else "")
         names = {op.name: op.value for op in operations}
         dist = self._distribution(names)
-        rows = board.split("/")
-        layout = self._layout(names, len(rows))
         codec = TileCodec(dist)
-        cells = self._board(rows, layout, codec)
+        board_read = self._board(board.split("/"), self._named_layout(names), names.get("bdn"),
+                                 codec)
+        cells, layout = board_read if board_read else (None, None)
         scores = self._scores(scores_text)
         racks = self._racks(racks_text, scores_text, codec, len(scores) if scores else None)
         zeros = self._zeros(zeros_text)
         self._check_values(operations, len(racks or ()))
-        if cells is None or racks is None or scores is None or zeros is None:
+        if cells is None or layout is None or racks is None or scores is None or zeros is None:
             return None
         if not self._within_bag(cells, racks, dist):
             return None
@@ -192,46 +212,86 @@ class _Reader:
         guessed = distribution_for_lexicon(lexicon) if lexicon else None
         return get_distribution(guessed or DEFAULT_DISTRIBUTION)
 
-    def _layout(self, ops: dict[str, str], rows: int) -> Layout:
+    def _named_layout(self, ops: dict[str, str]) -> Layout | None:
+        """The board ``bdn`` names, when pgm knows it: a known board or a plain one by
+        the name pgm gives it (``plain 11x11``). Without it the rows choose the board."""
         name = ops.get("bdn")
-        if name:
-            layout = get_layout(name)
-            if layout is not None:
-                return layout
-            self.sink.warning(self.line, f"opcode bdn: unknown board {name!r}; "
-                                         "the board is chosen by its size")
-        by_size = {layout.size: layout for layout in LAYOUTS.values()}
-        return by_size.get(rows, LAYOUTS["CrosswordGame"])
-
-    def _board(self, rows: list[str], layout: Layout, codec: TileCodec) -> tuple[str, ...] | None:
-        size = layout.size
-        if len(rows) != size:
-            self.error(f"board: {len(rows)} rows; expected {size}")
+        if not name:
             return None
-        cells: list[str] = []
+        layout = get_layout(name)
+        if layout is not None:
+            return layout
+        size = plain_size(name)
+        if size is not None and MIN_SIZE <= size <= MAX_SIZE:
+            return plain_layout(size)
+        self.sink.warning(self.line, f"opcode bdn: unknown board {name!r}; the board is "
+                                     "chosen by its size (one of a size no known board has "
+                                     "is drawn plain, without premium squares)")
+        return None
+
+    def _board(self, rows: list[str], named: Layout | None, bdn: str | None,
+               codec: TileCodec) -> tuple[tuple[str, ...], Layout] | None:
+        """The squares row by row and the board: the one ``bdn`` names (``named``), else
+        the known board of the rows' number, else a plain board of that size. A board is
+        square: as many rows as each row has squares."""
+        count = len(rows)
+        if named is not None and count != named.size:
+            self.error(f"board: {count} row{_s(count)}; expected {named.size} for bdn {bdn} "
+                       f"(a {named.size}x{named.size} board)")
+            return None
+        if not MIN_SIZE <= count <= MAX_SIZE:
+            self.error(f"board: {count} row{_s(count)}; pgm reads square boards of "
+                       f"{MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}")
+            return None
+        squares_by_row: list[list[str]] = []
         for number, row in enumerate(rows, start=1):
             squares = self._row(row, number, codec)
             if squares is None:
                 return None
-            if len(squares) != size:
-                self.error(f"board row {number} ({row!r}) has {len(squares)} squares; "
-                           f"expected {size}")
+            squares_by_row.append(squares)
+        widths = [len(squares) for squares in squares_by_row]
+        if named is None and len(set(widths)) == 1 and widths[0] != count:
+            self.error(f"board: {count} rows; expected {widths[0]}, as many as each row has "
+                       "squares (a board is square)")
+            return None
+        if named is not None:
+            expected, why = named.size, f"for bdn {bdn}"
+        elif count in widths:
+            expected, why = count, f"as the board has {count} rows"
+        else:
+            expected = Counter(widths).most_common(1)[0][0]
+            why = f"as row {widths.index(expected) + 1} has"
+        for number, (row, width) in enumerate(zip(rows, widths, strict=True), start=1):
+            if width != expected:
+                self.error(f"board row {number} ({_shown(row)}) has {width} square{_s(width)}; "
+                           f"expected {expected}, {why}")
                 return None
-            cells.extend(squares)
-        return tuple(cells)
+        layout = named or layout_of_size(count)
+        return tuple(label for squares in squares_by_row for label in squares), layout
 
     def _row(self, row: str, number: int, codec: TileCodec) -> list[str] | None:
+        """One row's squares; a row longer than the largest board is an error, found
+        before the squares of a run like ``99999999`` are made."""
         squares: list[str] = []
-        for token in re.findall(r"\d+|\[[^\]]*\]?|[^\d\[]+", row):
-            if token.isdigit():
+        for token in re.findall(r"[0-9]+|\[[^\]]*\]?|[^0-9\[]+", row):
+            if "0" <= token[0] <= "9":
+                if len(token) > 3 or len(squares) + int(token) > MAX_SIZE:
+                    break
                 squares.extend([""] * int(token))
                 continue
             try:
                 squares.extend(codec.split(token))
             except TileError as exc:
-                self.error(f"board row {number} ({row!r}): {exc}")
+                self.error(f"board row {number} ({_shown(row)}): {exc}")
                 return None
-        return squares
+            if len(squares) > MAX_SIZE:
+                break
+        else:
+            return squares
+        self.error(f"board row {number} ({_shown(row)}) has more than {MAX_SIZE} squares; "
+                   f"pgm reads square boards of {MIN_SIZE}x{MIN_SIZE} to "
+                   f"{MAX_SIZE}x{MAX_SIZE}")
+        return None
 
     def _racks(self, text: str, scores: str, codec: TileCodec,
                players: int | None) -> tuple[tuple[str, ...], ...] | None:

@@ -76,7 +76,8 @@ def render_cgp_set(env: jinja2.Environment, entry: GameEntry, found: CgpFile, re
 def _position_context(env: jinja2.Environment, entry: GameEntry, item: CgpEntry, total: int,
                       base: dict[str, Any], orientation: Orientation) -> dict[str, Any]:
     """A position is drawn exactly as a crossword turn's board is (the same row renderer
-    and partial), so both read and look alike."""
+    and partial), so both read and look alike; a board of a size no known board has is
+    drawn plain, and its caption says so."""
     number = item.number
     heading = f"Position {number} of {total}"
     title = f"{heading}{': ' + item.caption if item.caption else ''} · {entry.label}"
@@ -91,6 +92,9 @@ def _position_context(env: jinja2.Environment, entry: GameEntry, item: CgpEntry,
     last = item.last_move
     highlighted = last.squares if last else frozenset()
     caption = f"Position {number}" + (f": {item.caption}" if item.caption else "")
+    if position.layout.plain:
+        size = position.layout.size
+        caption += f" (a plain {size}×{size} board, without premium squares)"
     if last and last.squares:
         caption += f"; the last move, {last.words}, is highlighted"
     board = board_renderer(env).board(position.cells, position.layout, position.distribution,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from pgm.board import Layout, plain_size
 from pgm.cgp import CgpPosition, write_rack
 from pgm.cgp_file import CgpEntry
 from pgm.tiles import distribution_for_lexicon, rack_label
@@ -101,7 +102,6 @@ def details(position: CgpPosition) -> tuple[Detail, ...]:
     """Every field besides board, racks and scores, in words; opcodes pgm does not know
     are listed as written."""
     op = position.operation
-    size = position.layout.size
     found: list[Detail] = []
     lexicon = op("lex")
     found.append(Detail("Lexicon", lexicon or "not given"))
@@ -115,14 +115,7 @@ def details(position: CgpPosition) -> tuple[Detail, ...]:
         found.append(Detail("Letter distribution", f"{distribution} (from the lexicon)"))
     else:
         found.append(Detail("Letter distribution", f"{distribution} (not given)"))
-    board = f"{position.layout.name}, {size}×{size}"
-    named = op("bdn")
-    if named is None:
-        found.append(Detail("Board", f"{board} (not given)"))
-    elif named.lower() != position.layout.name.lower():
-        found.append(Detail("Board", f"{named} (drawn as {board})"))
-    else:
-        found.append(Detail("Board", board))
+    found.append(Detail("Board", board_words(position.layout, op("bdn"))))
     if op("cr"):
         rule = op("cr") or ""
         found.append(Detail("Challenge rule", CHALLENGE_WORDS.get(rule.lower(), rule)))
@@ -154,6 +147,22 @@ def details(position: CgpPosition) -> tuple[Detail, ...]:
     found += [Detail(f"Opcode {o.name}", o.value) for o in position.operations
               if o.name not in known]
     return tuple(found)
+
+
+def board_words(layout: Layout, named: str | None) -> str:
+    """The board in words, with what ``bdn`` said: "CrosswordGame, 15×15 (not given)",
+    "plain 11x11: no premium squares, as no known board is 11×11 (not given)"."""
+    size = layout.size
+    board = f"{layout.name}, {size}×{size}"
+    if layout.plain:
+        board = (f"{layout.name}: no premium squares"
+                 + ("" if named and plain_size(named) else
+                    f", as no known board is {size}×{size}"))
+    if named is None:
+        return f"{board} (not given)"
+    if named.lower() != layout.name.lower() and plain_size(named) != size:
+        return f"{named} (drawn as {board})"
+    return board
 
 
 def _seconds(value: str) -> str:

@@ -74,7 +74,7 @@ def _empty_squares(layout: Layout, orientation: Orientation) -> tuple[tuple[Squa
         for c in range(layout.size):
             br, bc = orientation.cell(r, c)
             premium = layout.premium(br, bc)
-            centre = (br, bc) == layout.center
+            centre = (br, bc) == layout.start
             css = " ".join(filter(None, [_PREMIUM_CLASS[premium.value],
                                          "c" if centre else ""]))
             name = orientation.name(br, bc)

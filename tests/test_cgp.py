@@ -72,7 +72,8 @@ def test_error_messages_name_the_field() -> None:
     empty = "/".join(["15"] * 15)
     assert first(empty + " / 0") == ("a CGP needs 4 fields (board, racks, scores, consecutive "
                                      "zero turns); found 3")
-    assert first("/".join(["15"] * 16) + " / 0/0 0") == "board: 16 rows; expected 15"
+    assert first("/".join(["15"] * 16) + " / 0/0 0") == (
+        "board: 16 rows; expected 15, as many as each row has squares (a board is square)")
     assert first(empty + " ABC5DF/YXZ 0/0 0").startswith("racks: 'ABC5DF': '5' is not a tile")
     assert first(empty + " A/B 234R3/34 0") == "scores: '234R3/34' is not numbers separated by '/'"
     assert first(empty + " A/B 0/0 H") == "consecutive zero turns: 'H' is not a number"
