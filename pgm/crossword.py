@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from pgm.board import Placement, parse_coordinate
 from pgm.cgp import write_rack
+from pgm.crossword_ending import EndLines
 from pgm.crossword_model import CrosswordGame
 from pgm.crossword_racks import known_racks
 from pgm.crossword_rules import Rules, choose_rules
@@ -27,22 +28,35 @@ MAX_SCORELESS_TURNS = 6
 _RACK_SYMBOLS = BLANK + UNKNOWN
 
 
-def recorded_totals(sink: DiagnosticSink, event: Event, player: int,
-                    scores: tuple[int, ...]) -> tuple[int, ...]:
-    """The scores after ``event``: the recorded total, checked against the previous total
-    plus the event's score (a mismatch is a warning; the record's figure is kept). Shared
-    by every GCG-based replay."""
-    check_total(sink, event, player, scores)
-    return _with_total(scores, player, event.cumulative)
+class RunningTotals:
+    """Each player's total as the recorded scores add up, kept beside the recorded totals.
 
+    A recorded total is accepted when it follows from the recorded total before it or
+    from this true one: one mistyped total is then blamed at its own line only, not at
+    the correct line after it (which follows from the true total), nor at the lines that
+    carry the typo forward (which follow from the recorded one). Shared by every
+    GCG-based replay: one per game, every event through :meth:`check`."""
 
-def check_total(sink: DiagnosticSink, event: Event, player: int,
-                scores: tuple[int, ...]) -> None:
-    """Warn when the recorded total is not the previous total plus the event's score."""
-    expected = scores[player] + event.score
-    if expected != event.cumulative:
-        sink.warning(event.line, f"cumulative score is {event.cumulative}, but "
-                                 f"{scores[player]} {event.score:+d} = {expected}")
+    def __init__(self, seats: int) -> None:
+        self.sums = [0] * seats
+
+    def check(self, sink: DiagnosticSink, event: Event, player: int,
+              scores: tuple[int, ...]) -> tuple[int, ...]:
+        """The scores after ``event``: the recorded total (a total that follows from
+        neither the previous recorded total nor the true one is a warning; the record's
+        figure is kept)."""
+        true = self.sums[player]
+        self.sums[player] = true + event.score
+        recorded = scores[player]
+        expected = recorded + event.score
+        if event.cumulative not in (expected, true + event.score):
+            message = (f"cumulative score is {event.cumulative}, but {recorded} "
+                       f"{event.score:+d} = {expected}")
+            if true != recorded:
+                message += (f" (the recorded scores add up to {true} {event.score:+d} = "
+                            f"{true + event.score})")
+            sink.warning(event.line, message)
+        return _with_total(scores, player, event.cumulative)
 
 
 def _with_total(scores: tuple[int, ...], player: int, total: int) -> tuple[int, ...]:
@@ -130,6 +144,8 @@ class _Replay:
         for seat, player in enumerate(self.record.players):
             self.seats.setdefault(player.nick, []).append(seat)
         self.late = LateTurns(self.sink)
+        self.totals = RunningTotals(self.players)
+        self.ending = EndLines(self.record, self.rules, self.sink)
         self.plain_rack = self.rules.codec.plain_symbols[_RACK_SYMBOLS]
         """The characters of a rack that are a tile each (most racks have no others)."""
 
@@ -162,22 +178,8 @@ class _Replay:
             self.late.close()
         if self.record.unreadable_line is not None:
             return self.record.unreadable_line
-        self._check_ending()
+        self.ending.close(self.steps)
         return None
-
-    def _check_ending(self) -> None:
-        """The player who goes out scores the tiles left on the other racks, on a line of
-        its own: a record that stops at the play going out has scores short of final,
-        which the index would show as the result."""
-        last = self.steps[-1] if self.steps else None
-        if last is None or last.event.kind is not EventKind.PLAY:
-            return
-        state = last.state
-        if state.game_over and state.bag == 0 and state.rack_sizes[last.player] <= 0:
-            self.sink.warning(last.event.line, f"{last.event.nick} went out, but the record "
-                                               "ends without the points for the tiles left on "
-                                               "the other racks (a line like '>nick: (TILES) "
-                                               "+N'): the final scores are short of them")
 
     def _check_stated_racks(self, racks: tuple[tuple[int, str, int], ...]) -> None:
         for _seat, text, line in racks:
@@ -193,7 +195,7 @@ class _Replay:
             self._check_turn_order(event, player, before)
         scores = _with_total(before.scores, player, event.cumulative)
         step = _HANDLERS[event.kind](self, _Move(number, event, player, rack, before, scores))
-        check_total(self.sink, event, player, before.scores)
+        self.totals.check(self.sink, event, player, before.scores)
         return step
 
     def _player(self, event: Event, before: State) -> int:
@@ -355,7 +357,7 @@ class _Replay:
     # -- events around turns -----------------------------------------------------------
 
     def _withdrawal(self, move: _Move) -> Step:
-        event, before = move.event, move.before
+        event = move.event
         phoney = self.steps[-1] if self.steps else None
         is_own_play = (phoney is not None and phoney.event.kind is EventKind.PLAY
                        and phoney.player == move.player)
@@ -374,10 +376,10 @@ class _Replay:
                                           f"rack of the play, {phoney.event.rack}")
         earlier = self.steps[-2].state if len(self.steps) > 1 else self.start_state
         zeros = earlier.scoreless_turns + 1
-        over = zeros >= MAX_SCORELESS_TURNS
-        state = earlier._replace(to_move=None if over else before.to_move,
-                                 scores=move.scores, scoreless_turns=zeros,
-                                 game_over=over or earlier.game_over,
+        over = zeros >= MAX_SCORELESS_TURNS or earlier.game_over
+        # the next player moves, even when the phoney went out (the game it ended goes on)
+        state = earlier._replace(to_move=None if over else (move.player + 1) % self.players,
+                                 scores=move.scores, scoreless_turns=zeros, game_over=over,
                                  last_move=f"challenge {phoney.state.last_move}")
         return move.step(state, removed=phoney.placed)
 
@@ -401,25 +403,14 @@ class _Replay:
 
     def _end_rack_points(self, move: _Move) -> Step:
         event = move.event
-        value = self._tiles_value(event)
-        if value is not None and event.score not in (2 * value, value):
-            self.sink.warning(event.line, f"({event.tiles}) is worth {value}: expected "
-                                          f"+{2 * value} (twice the rack), recorded "
-                                          f"{event.score:+d}")
+        self.ending.points(event, move.player, move.before, self.tally.spare)
         if not move.before.game_over:
             self.sink.warning(event.line, "points for the opponent's rack, but no player has "
                                           "gone out")
         return self._game_end(move)
 
     def _end_rack_penalty(self, move: _Move) -> Step:
-        event = move.event
-        value = self._tiles_value(event)
-        if value is not None and event.score not in (-value, -2 * value):
-            self.sink.warning(event.line, f"({event.tiles}) is worth {value}: expected "
-                                          f"-{value}, recorded {event.score:+d}")
-        if event.rack and event.rack != event.tiles:
-            self.sink.warning(event.line, f"rack {event.rack} differs from the penalised "
-                                          f"tiles ({event.tiles})")
+        self.ending.penalty(move.event, move.player, move.before, self.tally.spare)
         return self._game_end(move)
 
     def _time_penalty(self, move: _Move) -> Step:
@@ -432,15 +423,6 @@ class _Replay:
 
     def _game_end(self, move: _Move) -> Step:
         return move.step(move.same_board(game_over=True, to_move=None), rack=None)
-
-    def _tiles_value(self, event: Event) -> int | None:
-        try:
-            tiles = self.rules.codec.split(event.tiles, allow=BLANK)
-        except TileError as exc:
-            self.sink.warning(event.line, f"({event.tiles}): {exc}")
-            return None
-        points = self.rules.distribution.label_points
-        return sum(points[t.upper() if t != BLANK else t] for t in tiles)
 
 
 _HANDLERS: dict[EventKind, Callable[[_Replay, _Move], Step]] = {

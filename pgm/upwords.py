@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pgm.board import Placement, parse_coordinate
-from pgm.crossword import LateTurns, recorded_totals
+from pgm.crossword import LateTurns, RunningTotals
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Severity
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import square_name
@@ -124,6 +124,7 @@ class _Replay:
 
     def __post_init__(self) -> None:
         self.late = LateTurns(self.sink)
+        self.totals = RunningTotals(self.seats)
 
     @property
     def seats(self) -> int:
@@ -158,7 +159,7 @@ class _Replay:
             turn = self._withdrawal(turn, before)
         elif event.kind in (EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY):
             turn = replace(turn, position=replace(before, game_over=True, to_move=None))
-        scores = recorded_totals(self.sink, event, player, before.scores)
+        scores = self.totals.check(self.sink, event, player, before.scores)
         return replace(turn, position=replace(turn.position, scores=scores))
 
     def _player(self, event: Event, before: UpwordsPosition) -> int:

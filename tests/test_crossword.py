@@ -118,8 +118,8 @@ def test_going_out_ends_the_game_and_end_rack_points_are_checked() -> None:
     assert game.complete and game.final.scores == (451, 345)
     bad = play(HEAD + ">a: ZA 8G ZA +22 22\n>a: (QI) +30 52\n")
     assert "2: " not in " ".join(messages(bad))
-    assert "4: warning: (QI) is worth 11: expected +22 (twice the rack), recorded +30" in \
-        messages(bad)
+    assert ("4: warning: (QI) is worth 11: expected +22 (twice the rack), or +11 with a line "
+            "of -11 for b's rack (international rules), recorded +30") in messages(bad)
 
 
 def test_a_record_stopping_at_the_play_going_out_is_warned_of() -> None:

@@ -1,0 +1,181 @@
+"""Running totals and the end of a game, on real records and on real records with one
+line mistyped the way annotators mistype them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS, gcg_bytes
+from sitehelpers import make_event, run_build, text_of
+
+from pgm.crossword import replay
+from pgm.crossword_model import unseen_tiles
+from pgm.gcg import parse_gcg
+from pgm.upwords import replay as replay_upwords
+
+DOUG_V_EMELY = (CORPUS / "gcg/macondo__doug_v_emely.gcg").read_bytes()
+"""Ends with emely going out (line 29) and '>emely:  (OPEG) +14 345' (line 30): doug is
+left with EGOP, the only tiles off the board."""
+OUT_LINE = b">emely:  (OPEG) +14 345"
+SUCCESS = CORPUS / "gcg/MAGPIE-DATA__success.gcg"
+
+
+def edited(record: bytes, *changes: tuple[bytes, bytes]) -> bytes:
+    for old, new in changes:
+        assert record.count(old) == 1
+        record = record.replace(old, new)
+    return record
+
+
+def warnings(record: bytes) -> list[str]:
+    game = replay(parse_gcg(record, "g.gcg"))
+    return [f"{d.line}: {d.severity}: {d.message}" for d in game.diagnostics]
+
+
+def load(path: Path):
+    return replay(parse_gcg(path.read_bytes(), path.name))
+
+
+# -- running totals ------------------------------------------------------------------
+
+GALE = (b">emely: ADEEGIL 7C GALE +16 16", b">emely: ADEEGIL 7C GALE +16 61")
+"""A total mistyped at line 4 (16 written 61)."""
+
+
+def test_a_mistyped_total_is_blamed_at_its_line_and_not_at_the_correct_line_after_it() -> None:
+    assert warnings(edited(DOUG_V_EMELY, GALE)) == [
+        "4: warning: cumulative score is 61, but 0 +16 = 16"]
+
+
+def test_a_mistyped_total_carried_forward_is_blamed_once() -> None:
+    carried = (b">emely: DEILOVX F2 VOX +39 55", b">emely: DEILOVX F2 VOX +39 100")
+    # line 6 adds to the typo, line 8 (-24, 79) to the true total: neither is blamed
+    assert warnings(edited(DOUG_V_EMELY, GALE, carried)) == [
+        "4: warning: cumulative score is 61, but 0 +16 = 16"]
+
+
+def test_a_total_following_from_neither_names_both_sums() -> None:
+    wrong = (b">emely: DEILOVX F2 VOX +39 55", b">emely: DEILOVX F2 VOX +39 57")
+    assert warnings(edited(DOUG_V_EMELY, GALE, wrong)) == [
+        "4: warning: cumulative score is 61, but 0 +16 = 16",
+        "6: warning: cumulative score is 57, but 61 +39 = 100 (the recorded scores add up "
+        "to 16 +39 = 55)"]  # line 8, 79 = 55 +24, is right
+
+
+def test_the_corpus_record_with_one_wrong_total_is_warned_of_at_that_line_only() -> None:
+    """Line 15 writes 103 for 22 +77; line 17, 131 = 99 +32, follows from the true total
+    (the MANIFEST's 'running 135' adds to the typo)."""
+    game = load(CORPUS / "gcg-invalid/MAGPIE-DATA__standard_cumulative_scoring_error.gcg")
+    assert [(d.line, d.message) for d in game.diagnostics] == [
+        (15, "cumulative score is 103, but 22 +77 = 99")]
+    assert game.final.scores == (516, 358)
+
+
+def test_a_record_back_on_the_true_total_after_a_typo_is_not_blamed() -> None:
+    """Johannes's NEUENDER (line 20) is written 308 for 243 +66; the withdrawal and the
+    next phoney carry the typo, and FERN (line 26) is back on the true 243 +14 = 257."""
+    game = load(CORPUS / "gcg-nonexact/scrabscrap__nu19_johannes-stefan.gcg")
+    totals = [(d.line, d.message) for d in game.diagnostics if "cumulative" in d.message]
+    assert totals == [(20, "cumulative score is 308, but 243 +66 = 309")]
+
+
+def test_upwords_totals_are_checked_the_same_way() -> None:
+    game = replay_upwords(parse_gcg(gcg_bytes("""
+        #game-type upwords
+        #player1 ann Ann
+        #player2 bob Bob
+        >ann: ? 5D CAT +6 60
+        >bob: ? 6D AT +4 4
+        >ann: ? 5D ..R +4 10
+        """), "u.gcg"))
+    assert [(d.line, d.message) for d in game.diagnostics] == [
+        (4, "cumulative score is 60, but 0 +6 = 6")]
+
+
+# -- the tiles of the end-of-game lines ----------------------------------------------
+
+@pytest.mark.parametrize(("line", "expected"), [
+    (b">emely:  (OPEX) +26 357", "30: warning: (OPEX) differs from the tiles left on doug's "
+     "rack, which are the tiles off the board: (EGOP), worth 7"),
+    (b">emely:  (OPES) +12 343", "30: warning: (OPES) differs from the tiles left on doug's "
+     "rack, which are the tiles off the board: (EGOP), worth 7"),
+])
+def test_end_rack_points_must_be_the_tiles_left_on_the_opponents_rack(line: bytes,
+                                                                       expected: str) -> None:
+    """The only X (and the last S) are on the board: doug's leave is EGOP."""
+    assert [m for m in warnings(edited(DOUG_V_EMELY, (OUT_LINE, line)))
+            if m.startswith("30: ")] == [expected]
+
+
+def test_a_penalised_rack_must_be_the_tiles_left_too() -> None:
+    international = (OUT_LINE, b">emely:  (OPEG) +7 338\n>doug: EGOT (EGOT) -5 446")
+    assert warnings(edited(DOUG_V_EMELY, international)) == [
+        "31: warning: (EGOT) differs from the tiles left on doug's rack, which are the tiles "
+        "off the board: (EGOP), worth 7"]
+
+
+def test_end_rack_tiles_that_are_all_on_the_board_are_warned_of() -> None:
+    """Nobody went out, so the rack is not known: only tiles the board has no more of
+    are wrong."""
+    assert warnings(gcg_bytes("""
+        #player1 a a
+        #player2 b b
+        >a: ZA 8G ZA +22 22
+        >a: (QZ) +40 62
+        """)) == ["4: warning: (QZ) holds 1 'Z', but 0 are left off the board",
+                  "4: warning: points for the opponent's rack, but no player has gone out"]
+
+
+# -- one-sided international endings -------------------------------------------------
+
+def test_international_endings_have_both_lines_in_either_order() -> None:
+    plus, minus = b">emely:  (OPEG) +7 338", b">doug: EGOP (EGOP) -7 444"
+    assert warnings(edited(DOUG_V_EMELY, (OUT_LINE, plus + b"\n" + minus))) == []
+    assert warnings(edited(DOUG_V_EMELY, (OUT_LINE, minus + b"\n" + plus))) == []
+    fivepoint = load(CORPUS / "gcg/quackle__fivepoint.gcg")
+    assert fivepoint.diagnostics == ()
+
+
+def test_a_single_plus_once_the_rack_without_the_losers_line_is_warned_of() -> None:
+    assert warnings(edited(DOUG_V_EMELY, (OUT_LINE, b">emely:  (OPEG) +7 338"))) == [
+        "30: warning: (OPEG) is worth 7: expected +14 (twice the rack), or +7 with a line of "
+        "-7 for doug's rack (international rules), recorded +7 without such a line"]
+
+
+def test_a_wrong_rack_value_names_both_rules() -> None:
+    assert warnings(edited(DOUG_V_EMELY, (OUT_LINE, b">emely:  (OPEG) +12 343"))) == [
+        "30: warning: (OPEG) is worth 7: expected +14 (twice the rack), or +7 with a line of "
+        "-7 for doug's rack (international rules), recorded +12"]
+
+
+def test_going_out_and_only_the_losers_line_lacks_the_points() -> None:
+    assert warnings(edited(DOUG_V_EMELY, (OUT_LINE, b">doug: EGOP (EGOP) -7 444"))) == [
+        "29: warning: emely went out, but the record ends without the points for the tiles "
+        "left on the other racks (a line like '>nick: (TILES) +N'): the final scores are "
+        "short of them"]
+
+
+# -- the unseen tiles after a withdrawn phoney that went out -------------------------
+
+def test_after_a_withdrawn_out_play_the_opponent_is_to_move() -> None:
+    """success.gcg line 34 withdraws Tim's RELATCH, which had emptied his rack: Josh,
+    holding F, is to move, and the tiles he cannot see are Tim's ACEHLRT."""
+    game = load(SUCCESS)
+    turn = game.turns[23]
+    assert turn.event.line == 34 and turn.position.to_move == 1
+    assert not turn.position.game_over
+    assert unseen_tiles(game.rules, turn.position) == dict.fromkeys("ACEHLRT", 1)
+    assert game.diagnostics == ()
+
+
+def test_the_turn_page_after_a_withdrawn_out_play_counts_the_unseen_tiles(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"success.gcg": SUCCESS.read_bytes()})
+    result = run_build(str(event), "-o", str(tmp_path / "site"), "--quiet")
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "site/success/24.html").read_text()
+    score_table = text_of(page.split('<table class="score-table"', 1)[1].split("</table>")[0])
+    assert "Josh Castellano to move 505 (+112) F" in score_table
+    unseen = text_of(page.split('class="unseen"', 1)[1].split("</section>", 1)[0])
+    assert "Unseen tiles: 7 2 vowels, 5 consonants · 0 in the bag" in unseen
+    assert unseen.split("0 in the bag", 1)[1].split() == list("ACEHLRT")
