@@ -31,7 +31,8 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
     """Replay each record (or every record below a folder) and report problems as
     PATH:LINE: SEVERITY: MESSAGE.
 
-    Exit status 1 if any file has an error.
+    Each record gets the settings of its event's event.yaml files, as in `pgm build`.
+    Exit status 1 if any file (or event.yaml) has an error.
     """
     from pgm.check import check_empty_folder, check_file, supported_extensions
     from pgm.record_inputs import gather

@@ -159,6 +159,14 @@ def _matches(pattern: str, relative: str, name: str) -> bool:
     return fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(name, pattern)
 
 
+def names_an_event(path: Path) -> bool:
+    """Whether the ``event.yaml`` at ``path`` sets a key of the event as a whole (title,
+    base_url, ...), which only an event's root ``event.yaml`` may: how ``pgm check``
+    tells the folder of a record's event from the folders inside it."""
+    entries = read_entries(path, DiagnosticSink(str(path)))
+    return any(entry.key in _EVENT_KEYS for entry in entries)
+
+
 def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | None = None
                  ) -> ConfigSet:
     """Read ``event.yaml`` in ``root`` and in every folder from it down to each record.

@@ -3,10 +3,12 @@ with the settings ``pgm build`` would give it, so that the three never disagree 
 record: an event whose ``event.yaml`` says ``lexicon: FRA24`` checks its French records
 against the French tile set, as its site shows them.
 
-A folder is an event (or a part of one) and is searched as ``pgm build`` searches it. A
-file belongs to the event of the outermost folder above it that holds an ``event.yaml``
-(a director checks ``round-3/table-1.gcg`` of an event configured at its top); a file
-with none above it gets the defaults.
+A path belongs to the event of the nearest folder at or above it whose ``event.yaml``
+sets a key of the whole event (``title``, ``base_url``...: only an event's root
+``event.yaml`` may), else of the outermost folder at or above it that holds an
+``event.yaml``: a director checks ``round-3/table-1.gcg`` of an event configured at
+its top. A folder with neither is an event of its own, searched as ``pgm build``
+searches it; a file with neither gets the defaults, and nothing else is read.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pgm.config import CONFIG_NAME, ConfigSet, GameSettings, load_configs
+from pgm.config import CONFIG_NAME, ConfigSet, GameSettings, load_configs, names_an_event
 from pgm.diagnostics import Diagnostic
 from pgm.discover import RECORD_EXTENSIONS, skipped_warnings, walk_records
 
@@ -63,11 +65,13 @@ def gather(paths: Iterable[Path], extensions: Collection[str] = RECORD_EXTENSION
     for path in paths:
         if path.is_dir():
             _add_folder(inputs, events, path, extensions)
-        else:
-            root, below = event_root(path.parent)
-            configs = events.configs(root, extensions)
-            inputs.records.append(RecordInput(path, configs.settings_for(
-                Path(root, below, path.name))))
+            continue
+        root = event_root(path.parent)
+        settings = GameSettings()
+        if root is not None:
+            settings = events.configs(root, extensions).settings_for(
+                Path(root, _below(path.parent, root), path.name))
+        inputs.records.append(RecordInput(path, settings))
     return inputs
 
 
@@ -78,22 +82,38 @@ def _add_folder(inputs: RecordInputs, events: _Events, folder: Path,
     if not found:
         inputs.records.append(RecordInput(folder, GameSettings(), empty_folder=True))
         return
-    root, below = event_root(folder)
+    root = event_root(folder) or folder
     configs = events.configs(root, extensions)
+    below = _below(folder, root)
     inputs.records += [RecordInput(Path(folder, relative),
                                    configs.settings_for(Path(root, below, relative)))
                        for relative in found]
 
 
-def event_root(folder: Path) -> tuple[Path, str]:
-    """The outermost folder at or above ``folder`` that holds an ``event.yaml`` (``folder``
-    when none does), named from where pgm runs as the build names its files, and the
-    path of ``folder`` below it."""
-    resolved = folder.resolve()
-    root = resolved
-    for above in (resolved, *resolved.parents):
-        if (above / CONFIG_NAME).is_file():
-            root = above
-    if root == resolved:
-        return folder, ""
-    return Path(os.path.relpath(root)), resolved.relative_to(root).as_posix()
+def event_root(folder: Path) -> Path | None:
+    """The folder of the event ``folder`` lies in (see above), named from where pgm runs
+    as the build names its files; None when no folder at or above it has an
+    ``event.yaml``. Paths are taken as written, links not followed, so the event
+    reached through a link is named through it."""
+    absolute = Path(os.path.abspath(folder))
+    outermost = None
+    for above in (absolute, *absolute.parents):
+        config = above / CONFIG_NAME
+        if config.is_file():
+            if names_an_event(config):
+                return _named(above, folder)
+            outermost = above
+    return _named(outermost, folder) if outermost is not None else None
+
+
+def _named(above: Path, folder: Path) -> Path:
+    """``above`` as the user would write it: ``folder`` itself when it is the event."""
+    if above == Path(os.path.abspath(folder)):
+        return folder
+    return Path(os.path.relpath(above))
+
+
+def _below(folder: Path, root: Path) -> str:
+    """The path of ``folder`` below ``root`` ('' for the root itself)."""
+    relative = os.path.relpath(os.path.abspath(folder), os.path.abspath(root))
+    return "" if relative == "." else Path(relative).as_posix()

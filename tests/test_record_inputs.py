@@ -92,3 +92,28 @@ def test_export_scores_as_the_site_does(event, tmp_path) -> None:
     assert without_game(exported.stdout) == without_game(site_csv.read_text())
     assert ["5", "Hannibal9", "?MNSTUX", "6D", "M.X", "33", "33", "play", ""] in \
         without_game(exported.stdout)
+
+
+def test_a_record_in_no_event_is_checked_alone(tmp_path, monkeypatch) -> None:
+    """A file with no event.yaml above it gets the defaults: the event configurations
+    beside or below it are another event's, and are not read."""
+    make_event(tmp_path, {"loose.gcg": FRENCH.read_bytes(),
+                          "other-event/event.yaml": "title: [broken\n",
+                          "other-event/g.gcg": FRENCH.read_bytes()})
+    monkeypatch.chdir(tmp_path)
+    checked = run("check", "loose.gcg")
+    assert (checked.exit_code, checked.stdout, checked.stderr) == (0, "", "")
+
+
+def test_the_event_is_the_folder_whose_event_yaml_names_it(tmp_path, monkeypatch) -> None:
+    """An event.yaml that sets a key of the whole event (title, base_url) is an event's
+    root: one further up (a season's folder) is not this event's, as for pgm build."""
+    make_event(tmp_path / "season", {"event.yaml": "lexicon: FRA24\n",
+                                     "open/event.yaml": "title: Open\n",
+                                     "open/round-1/g.gcg": _unlabelled_french()})
+    monkeypatch.chdir(tmp_path)
+    built = run_build("season/open", "-o", str(tmp_path / "site"))
+    warnings = sorted(line for line in built.output.splitlines() if ": warning: " in line)
+    assert warnings, "the French record scores wrong without the season's lexicon"
+    for named in ("season/open", "season/open/round-1", "season/open/round-1/g.gcg"):
+        assert sorted(run("check", named).stdout.splitlines()) == warnings, named
