@@ -5,7 +5,7 @@ whole site (pgm version, templates, static files, event configuration), per game
 fingerprint of its record and settings, its index entry and the files it wrote, and the
 slugs of the drafts, which they keep as the games do theirs. The file is published with
 the site, so a draft is written sealed (:func:`seal_draft`): its record's name, which
-often names the players, is read back only by a build that finds the record.
+often names the players, is not there to read, though a guess of it can be confirmed.
 Unchanged games are neither replayed nor rendered again; files pgm did not list here
 are never deleted.
 
@@ -237,8 +237,9 @@ def load_state(out: Path, records: Sequence[str] = ()) -> BuildState | None:
 
 def seal_draft(draft: tuple[str, str]) -> tuple[str, str]:
     """(record, slug) of a draft as the published state keeps it: a digest of the
-    record's path, and the slug enciphered with a key made from that path, so that only
-    a build that has the record finds and reads it."""
+    record's path, and the slug enciphered with a key made from that path, so that the
+    build that has the record finds and reads it, and a reader of the site has only
+    guesses to try."""
     relative, slug = draft
     data = slug.encode()
     return _draft_key(relative), bytes(a ^ b for a, b in zip(
@@ -246,9 +247,14 @@ def seal_draft(draft: tuple[str, str]) -> tuple[str, str]:
 
 
 def unseal_drafts(sealed: dict[str, Any], records: Sequence[str]) -> dict[str, str]:
-    """The (record, slug) pairs of ``sealed`` drafts whose records are among ``records``."""
+    """The (record, slug) pairs of ``sealed`` drafts whose records are among ``records``;
+    a state written before drafts were sealed has them as they are."""
     drafts = {}
     for relative in records:
+        plain = sealed.get(relative)
+        if isinstance(plain, str):
+            drafts[relative] = plain
+            continue
         value = sealed.get(_draft_key(relative))
         if isinstance(value, str):
             data = bytes.fromhex(value)

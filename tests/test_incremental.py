@@ -327,6 +327,28 @@ def test_the_published_state_does_not_name_a_draft(tmp_path, monkeypatch) -> Non
         {"Smith vs Jones.gcg": "smith-vs-jones"}
 
 
+def test_drafts_of_a_state_from_before_they_were_sealed_keep_their_addresses(
+        tmp_path, monkeypatch) -> None:
+    import pgm.state
+
+    game = (CORPUS / "gcg" / GAMES[0]).read_bytes()
+    event = make_event(tmp_path / "ev", {"table-1.gcg": game, "event.yaml":
+                                         'games:\n  "table-1.gcg": {draft: true}\n'})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out))
+    state_file = out / ".pgm-state.json"
+    state = json.loads(state_file.read_text())
+    state["drafts"] = {"table-1.gcg": "table-1-2"}  # as an older pgm wrote it
+    state_file.write_text(json.dumps(state))
+    monkeypatch.setattr(pgm.state, "_remembered", [])
+    (event / "other.gcg").write_bytes(game)
+    build(BuildOptions(event, out))
+    assert "table-1.gcg" not in json.loads(state_file.read_text())["drafts"]  # sealed now
+    (event / "event.yaml").unlink()
+    build(BuildOptions(event, out))
+    assert _games(out) == ["other", "table-1-2"]
+
+
 def test_a_removed_records_address_is_free_at_once(tmp_path) -> None:
     old, new = (CORPUS / "gcg" / GAMES[1]).read_bytes(), (CORPUS / "gcg" / GAMES[0]).read_bytes()
     event = make_event(tmp_path / "ev", {"sl/table-1.gcg": old})
