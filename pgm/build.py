@@ -71,6 +71,10 @@ class BuildOptions:
     half-written save while watching); the pages come back once it parses again."""
     jobs: int | None = None
     """Worker processes for rendering games (1: no workers; None: one per core)."""
+    preview: bool = False
+    """A local preview (``pgm serve``): built with no public address, whatever
+    ``base_url`` says, so that the pages that name the site's address (the 404 page,
+    canonical links, the sitemap) lead within the preview, wherever it is opened."""
 
 
 @dataclass
@@ -172,6 +176,8 @@ def _read_event(options: BuildOptions, out: Path
     state = load_state(out, found) if (out / MARKER).is_file() else None
     sources = make_sources(root, found, state.slugs() if state is not None else None)
     configs = load_configs(root, found, {"base_url": options.base_url})
+    if options.preview:
+        configs.event = replace(configs.event, base_url=None)
     if configs.has_errors:
         raise BuildError("the event configuration has errors:\n" +
                          "\n".join(str(d) for d in configs.diagnostics))

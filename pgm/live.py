@@ -19,6 +19,7 @@ import signal
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -82,8 +83,7 @@ def watch(options: BuildOptions, report: Report, stop: threading.Event | None = 
     """Build, then rebuild after every relevant change until ``stop`` is set;
     ``on_build`` is called after each build with its result (None: it failed)."""
     out = (options.out or options.event_dir / "_site").resolve()
-    options = BuildOptions(options.event_dir, out, options.strict, options.base_url,
-                           keep_last_good=True)
+    options = replace(options, out=out, keep_last_good=True)
     result = rebuild(options, report)
     if on_build:
         on_build(result)
@@ -161,10 +161,8 @@ _RELOAD_SCRIPT = (
 def serve(options: BuildOptions, port: int, report: Report,
           ready: Callable[[str, Path], None] | None = None,
           stop: threading.Event | None = None) -> None:
-    """Build into a temporary folder, serve it on 127.0.0.1:``port`` and keep it current.
-    The preview is built for its own address: pages that name the site's address (the
-    404 page, canonical links, the sitemap) lead within the preview, not to the public
-    site ``base_url`` names."""
+    """Build into a temporary folder, serve it on 127.0.0.1:``port`` and keep it current,
+    as a preview (``BuildOptions.preview``)."""
     stop = stop or threading.Event()
     with _terminate_as_interrupt(), tempfile.TemporaryDirectory(prefix="pgm-serve-") as temp:
         out = Path(temp) / "site"
@@ -173,7 +171,7 @@ def serve(options: BuildOptions, port: int, report: Report,
         server = ThreadingHTTPServer(("127.0.0.1", port), partial(handler, directory=str(out)))
         server.daemon_threads = True
         url = f"http://127.0.0.1:{server.server_address[1]}/"
-        preview = BuildOptions(options.event_dir, out, options.strict, url)
+        preview = BuildOptions(options.event_dir, out, options.strict, preview=True)
         first = threading.Event()
 
         def built(result: BuildResult | None) -> None:
