@@ -31,6 +31,10 @@ class EndLines:
         self.once: list[tuple[Event, int, int]] = []
         """(event, player, value) of each line scoring the other racks once: right only
         beside a line taking it from a holder."""
+        self.scored: dict[int, tuple[Counter[str], int]] = {}
+        """The tiles and value of each line scoring the other racks, by line."""
+        self.taken: dict[int, tuple[Counter[str], int]] = {}
+        """The tiles and value of each line taking a rack from its holder, by line."""
 
     def tiles(self, event: Event) -> list[str] | None:
         """The tiles of a line's ``(...)``, by rack label (``?`` for a blank)."""
@@ -53,6 +57,7 @@ class EndLines:
             return
         holders = [seat for seat in range(len(before.rack_sizes)) if seat != player]
         value = self.value(tiles)
+        self.scored[event.line] = (Counter(tiles), value)
         if value and event.score == value:
             self.once.append((event, player, value))
         elif event.score != 2 * value:
@@ -75,8 +80,9 @@ class EndLines:
         if event.rack and event.rack != event.tiles:
             self.sink.warning(event.line, f"rack {event.rack} differs from the penalised "
                                           f"tiles ({event.tiles})")
-        if tiles is None:
+        if tiles is None or value is None:
             return
+        self.taken[event.line] = (Counter(tiles), value)
         out = _gone_out(before)
         holders = [s for s in range(len(before.rack_sizes)) if out is None or s not in out]
         if out is not None and holders == [player]:
@@ -92,7 +98,69 @@ class EndLines:
                 holders = [s for s in range(len(self.record.players)) if s != player]
                 self.sink.warning(event.line, self._expected_points(event, value, holders)
                                   + " without such a line")
+        self._check_counted_once(steps)
         self._check_points_after_going_out(steps)
+
+    def _check_counted_once(self, steps: Sequence[Step]) -> None:
+        """The tiles left are counted once: by one line scoring them twice, or by one
+        scoring them once beside the holder's line taking them. A second line scoring
+        the same rack, a holder's second line, or a holder's line beside one scoring the
+        rack twice counts it again. A withdrawn play takes back the ending before it."""
+        scored: list[Event] = []
+        taken: list[tuple[Event, int]] = []
+        doubled: tuple[Event, int] | None = None
+        """The line scoring the rack twice, and its seat, once one is read."""
+        two = len(self.record.players) == 2
+        for step in steps:
+            event, kind, player = step.event, step.event.kind, step.player
+            if kind is EventKind.WITHDRAWAL:
+                scored.clear()
+                taken.clear()
+                doubled = None
+            elif kind is EventKind.END_RACK_POINTS and event.line in self.scored:
+                tiles, value = self.scored[event.line]
+                # In a game of more players, the racks left may be scored a line each.
+                first = next((e for e in scored
+                              if two or (e.nick == event.nick
+                                         and self.scored[e.line][0] == tiles)), None)
+                if first is not None:
+                    holders = [s for s in range(len(self.record.players)) if s != player]
+                    self.sink.warning(event.line, f"({event.tiles}) scored again: line "
+                                                  f"{first.line} already scores the tiles "
+                                                  f"left for {first.nick}, and they count "
+                                                  f"once: expected no second line (+"
+                                                  f"{2 * value} on one line, or +{value} with "
+                                                  f"a line of -{value} for "
+                                                  f"{self._racks_of(holders)})")
+                    continue
+                scored.append(event)
+                if value and event.score == 2 * value:
+                    doubled = (event, player)
+                    holder = next((e for e, seat in taken if seat != player), None)
+                    if holder is not None:
+                        self._warn_thrice(event, value, holder, event)
+            elif kind is EventKind.END_RACK_PENALTY and event.line in self.taken:
+                first = next((e for e, seat in taken if seat == player), None)
+                if first is not None:
+                    self.sink.warning(event.line, f"({event.tiles}) taken again: line "
+                                                  f"{first.line} already takes "
+                                                  f"{event.nick}'s rack, which counts once: "
+                                                  "expected no second line")
+                    continue
+                taken.append((event, player))
+                if doubled is not None and doubled[1] != player:
+                    double = doubled[0]
+                    self._warn_thrice(event, self.scored[double.line][1], event, double)
+
+    def _warn_thrice(self, later: Event, value: int, holder: Event, doubled: Event) -> None:
+        """``doubled`` scores the tiles left twice and ``holder`` takes them from their
+        holder too: a warning at ``later``, the second of the two."""
+        self.sink.warning(later.line, f"({doubled.tiles}) counted three times: line "
+                                      f"{doubled.line} scores it twice for {doubled.nick} "
+                                      f"(+{2 * value}) and line {holder.line} takes "
+                                      f"{holder.score:+d} from {holder.nick}: expected "
+                                      f"+{2 * value} without line {holder.line}, or +{value} "
+                                      f"at line {doubled.line} with it (international rules)")
 
     def _check_points_after_going_out(self, steps: Sequence[Step]) -> None:
         """The player who goes out scores the tiles left on the other racks, on a line of

@@ -34,6 +34,7 @@ from collections.abc import Collection, Sequence
 
 from pgm.crossword_rules import Rules
 from pgm.crossword_state import Rack, Racks, State, Step
+from pgm.diagnostics import DiagnosticSink
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import RACK_SIZE, PlacedTile
 from pgm.tiles import BLANK, RACK_LABELS, UNKNOWN, TileError
@@ -214,6 +215,46 @@ def known_racks(record: GcgRecord, rules: Rules, steps: list[Step], start: State
             previous = spans
         after.append(racks)
     return after, tuple([span.shown for span in first])
+
+
+_HOLDS_STATED_RACK = frozenset({EventKind.PLAY, EventKind.PASS, EventKind.EXCHANGE,
+                                EventKind.CHALLENGE_BONUS, EventKind.END_RACK_PENALTY,
+                                EventKind.TIME_PENALTY})
+"""Events whose rack field, when there is one, is (or is part of) the rack the player
+holds at that line: what a ``#rackN`` line since their last event said it is. A
+withdrawal's is the rack before the phoney, and a line scoring the other racks has none."""
+
+
+def check_stated_racks(record: GcgRecord, rules: Rules, steps: Sequence[Step], start: State,
+                       sink: DiagnosticSink) -> None:
+    """Warn of a ``#rackN`` line that the player's next event line contradicts.
+
+    A player's rack changes only at their own events, so the rack a ``#rackN`` line
+    gives (after an overdraw ruling, say) is the one their next line is made from. Racks
+    that agree, or one of them partial and fitting the other, are silent."""
+    stated: list[tuple[int, int, str, int, int]] = [
+        (-1, seat, text, line, start.rack_sizes[seat])
+        for seat, text, line in record.initial_racks if seat < len(start.rack_sizes)]
+    for index, step in enumerate(steps):
+        sizes = step.state.rack_sizes
+        stated.extend((index, seat, text, line, sizes[seat])
+                      for seat, text, line in step.event.racks_after if seat < len(sizes))
+    for index, seat, text, line, size in stated:
+        rack = _split(rules, text)
+        if not rack:
+            continue
+        following = next((s for s in steps[index + 1:] if s.player == seat), None)
+        if following is None or following.event.kind not in _HOLDS_STATED_RACK:
+            continue
+        event = following.event
+        later = _split(rules, event.rack) if event.rack else None
+        if not later:
+            continue
+        told, then = _counts(rack), _counts(later)
+        if sum((told | then).values()) > max(size, told.total(), then.total()):
+            sink.warning(line, f"#rack{seat + 1} {text} differs from {event.rack}, the rack "
+                               f"of {event.nick}'s next line (line {event.line}): the rack "
+                               "changes with no event of theirs between")
 
 
 def _incomplete_seat(record: GcgRecord, steps: list[Step]) -> int | None:

@@ -179,3 +179,33 @@ def test_the_turn_page_after_a_withdrawn_out_play_counts_the_unseen_tiles(tmp_pa
     unseen = text_of(page.split('class="unseen"', 1)[1].split("</section>", 1)[0])
     assert "Unseen tiles: 7 2 vowels, 5 consonants · 0 in the bag" in unseen
     assert unseen.split("0 in the bag", 1)[1].split() == list("ACEHLRT")
+
+
+# -- the tiles left are counted once -------------------------------------------------
+
+def test_a_second_line_scoring_the_same_rack_is_warned_of() -> None:
+    twice = OUT_LINE + b"\n>emely:  (OPEG) +14 359"
+    assert warnings(edited(DOUG_V_EMELY, (OUT_LINE, twice))) == [
+        "31: warning: (OPEG) scored again: line 30 already scores the tiles left for emely, "
+        "and they count once: expected no second line (+14 on one line, or +7 with a line "
+        "of -7 for doug's rack)"]
+
+
+def test_twice_the_rack_and_the_holders_line_too_is_warned_of_in_either_order() -> None:
+    """+14 for emely and -7 for doug count doug's EGOP three times."""
+    minus = b">doug: EGOP (EGOP) -7 444"
+    expected = ("warning: (OPEG) counted three times: line {0} scores it twice for emely "
+                "(+14) and line {1} takes -7 from doug: expected +14 without line {1}, or +7 "
+                "at line {0} with it (international rules)")
+    assert warnings(edited(DOUG_V_EMELY, (OUT_LINE, OUT_LINE + b"\n" + minus))) == [
+        "31: " + expected.format(30, 31)]
+    assert warnings(edited(DOUG_V_EMELY, (OUT_LINE, minus + b"\n" + OUT_LINE))) == [
+        "31: " + expected.format(31, 30)]
+
+
+def test_a_holders_second_line_is_warned_of() -> None:
+    plus, minus = b">emely:  (OPEG) +7 338", b">doug: EGOP (EGOP) -7 444"
+    record = edited(DOUG_V_EMELY, (OUT_LINE, b"\n".join([plus, minus, minus[:-3] + b"437"])))
+    assert warnings(record) == [
+        "32: warning: (EGOP) taken again: line 31 already takes doug's rack, which counts "
+        "once: expected no second line"]

@@ -73,3 +73,43 @@ def test_a_rack_line_between_events_gives_the_rack_then(tmp_path) -> None:
     result = run_build(str(event), "--strict", "-o", str(tmp_path / "o"))
     assert result.exit_code == 0, result.output
     assert " 0 warning(s)" in result.output
+
+
+def test_a_rack_line_the_players_next_line_contradicts_is_warned_of() -> None:
+    """The rack a #rackN line gives is the one the player's next line is made from: a
+    different one there would change the rack with no event between."""
+    record = gcg_bytes("""
+        #player1 Ann Ann
+        #player2 Bob Bob
+        >Ann: AEINRSX 8D RAINES +14 14
+        #rack1 BCDFGHJ
+        >Bob: DGLOPUY D8 .UDGY +20 20
+        >Ann: BCDFGHK E7 H. +5 19
+        """)
+    assert messages(replay(parse_gcg(record, "t.gcg"))) == [
+        "4: warning: #rack1 BCDFGHJ differs from BCDFGHK, the rack of Ann's next line "
+        "(line 6): the rack changes with no event of theirs between"]
+
+
+def test_a_rack_line_the_next_line_agrees_with_is_silent() -> None:
+    """After the overdraw ruling the next line plays from the rack #rack1 gave, whole or
+    (liwords) only the tiles played; a #rack line before the first event too."""
+    for rack in (b"BCDFGHJ", b"JHGFDCB", b"H"):
+        record = gcg_bytes("""
+            #player1 Ann Ann
+            #player2 Bob Bob
+            >Ann: AEINRSX 8D RAINES +14 14
+            #rack1 BCDFGHJ
+            >Bob: DGLOPUY D8 .UDGY +20 20
+            >Ann: RACK E7 H. +5 19
+            """).replace(b"RACK", rack)
+        assert messages(replay(parse_gcg(record, "t.gcg"))) == [], rack
+    first = gcg_bytes("""
+        #player1 Ann Ann
+        #player2 Bob Bob
+        #rack1 AEINRSX
+        >Ann: AEINRST 8D RAINES +14 14
+        """)
+    assert messages(replay(parse_gcg(first, "t.gcg"))) == [
+        "3: warning: #rack1 AEINRSX differs from AEINRST, the rack of Ann's next line "
+        "(line 4): the rack changes with no event of theirs between"]
