@@ -150,15 +150,16 @@ class PlayerGroup:
     players: tuple[PlayerEntry, ...]
 
 
-def player_index(games: list[GameEntry], keep: bool = True) -> tuple[PlayerGroup, ...]:
+def player_index(games: list[GameEntry], keep: bool = True, by_division: bool = True
+                 ) -> tuple[PlayerGroup, ...]:
     """Every player's row, by division when the event has several (a player's record in
-    one division is not their record in another); with ``keep``, each row is kept for
-    the next build in this process (a watch session)."""
+    one division is not their record in another) unless not ``by_division``; with
+    ``keep``, each row is kept for the next build in this process (a watch session)."""
     divisions: dict[str | None, dict[str, list[tuple[GameEntry, int]]]] = defaultdict(
         lambda: defaultdict(list))
     for game in games:
         for seat, name in enumerate(game.players):
-            divisions[game.division][name].append((game, seat))
+            divisions[game.division if by_division else None][name].append((game, seat))
     if len(divisions) == 1:  # one division, or none named: one list, headed by neither
         divisions = {None: next(iter(divisions.values()))}
     player = _player if keep else _player.__wrapped__

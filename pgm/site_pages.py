@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pgm.config import ConfigSet
 from pgm.fragments import fragment_once
-from pgm.site_model import GameEntry, PlayerGroup, group_games, player_index
+from pgm.site_model import GameEntry, group_games, player_index
 
 if TYPE_CHECKING:
     import jinja2
@@ -63,8 +63,7 @@ def render_site_files(env: jinja2.Environment, configs: ConfigSet, entries: list
 
     pages: dict[str, Callable[[], dict[str, Any]]] = {
         "index.html": lambda: index(entries, max((e.updated for e in entries), default="")),
-        "players.html": lambda: _players(common, player_index(entries, keep),
-                                         event.spoiler_free),
+        "players.html": lambda: _players(common, entries, keep, event.spoiler_free),
         "404.html": lambda: dict(common, root=_absolute_root(event.base_url)),
     }
     for name, context in pages.items():
@@ -140,12 +139,16 @@ def _absolute_root(base_url: str | None) -> str:
     return base_url.rstrip("/") + "/" if base_url else "/"
 
 
-def _players(common: dict[str, Any], groups: tuple[PlayerGroup, ...], spoiler_free: bool
-             ) -> dict[str, Any]:
+def _players(common: dict[str, Any], entries: list[GameEntry], keep: bool,
+             spoiler_free: bool) -> dict[str, Any]:
     """The values of ``players.html``: the players by division (``player_groups``), and
-    all of them in one list (``players``) for a theme's page made before divisions."""
-    return dict(common, player_groups=groups, spoiler_free=spoiler_free,
-                players=tuple(player for group in groups for player in group.players))
+    every player once with all their games (``players``) for a theme's page made before
+    divisions were."""
+    groups = player_index(entries, keep)
+    everyone = groups[0] if len(groups) == 1 else \
+        player_index(entries, keep, by_division=False)[0]
+    return dict(common, player_groups=groups, players=everyone.players,
+                spoiler_free=spoiler_free)
 
 
 def _sitemap(base_url: str, entries: list[GameEntry], keep: bool) -> Iterator[str]:

@@ -150,6 +150,16 @@ def test_the_player_index_keeps_each_divisions_records_apart(tmp_path) -> None:
                     "Division B": [("p3", "andy", "2", "0"), ("p4", "cesar", "0", "2")]}
 
 
+def test_a_themes_player_page_made_before_divisions_lists_each_player_once(tmp_path) -> None:
+    game = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {
+        "Division A/r1.gcg": game, "Division B/r1.gcg": game, "event.yaml": "theme_dir: t\n",
+        "t/players.html": "{% for p in players %}{{ p.name }} {{ p.won }}-{{ p.lost }};"
+                          "{% endfor %}"})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    assert (tmp_path / "o/players.html").read_text() == "andy 2-0;cesar 0-2;"
+
+
 def test_static_files_and_marker(sample_site) -> None:
     assert (sample_site / "static/pgm.css").is_file() and (sample_site / "static/pgm.js").is_file()
     assert (sample_site / MARKER).is_file() and (sample_site / "404.html").is_file()
