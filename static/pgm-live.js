@@ -28,8 +28,9 @@
 
   // The live region (#live-status) is announced at every change: change it only when
   // what it says changes, never just because a poll came back. The page says the time
-  // in UTC (all it can know); the script shows it in the viewer's own time, once as
-  // the page opens, and again only when the time itself changes.
+  // in UTC (all it can know); the script shows it in the viewer's own time as the page
+  // opens, and only then makes the paragraph a live region (it changes only with this
+  // script), so that this first change is not announced.
   var slot = status && status.querySelector("time");
   function clock(iso) {
     var when = new Date(iso);
@@ -47,6 +48,7 @@
     if (slot && iso && slot.getAttribute("datetime") !== iso) { showTime(iso); }
   }
   if (slot) { showTime(slot.getAttribute("datetime")); }
+  if (status) { status.setAttribute("aria-live", "polite"); }
   function setText(element, text) {
     if (element.textContent !== text) { element.textContent = text; }
   }

@@ -421,3 +421,6 @@ def test_the_time_of_the_last_change_is_shown_in_the_viewers_own_time(tmp_path) 
             in_new_york = {f"{(hour - 5) % 24:02d}{rest}", f"{(hour - 4) % 24:02d}{rest}"}
             assert slot.inner_text() in in_new_york, (slot.inner_text(), stamp)
             assert slot.get_attribute("title") == f"{stamp[11:19]} UTC"
+            # a live region from then on, not before: the change to local time is silent
+            assert page.locator("#live-status").get_attribute("aria-live") == "polite"
+            assert 'id="live-status" class="live-status">' in (out / address).read_text()
