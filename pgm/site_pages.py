@@ -145,9 +145,9 @@ def _players(common: dict[str, Any], entries: list[GameEntry], keep: bool,
     every player once with all their games (``players``) for a theme's page made before
     divisions were."""
     groups = player_index(entries, keep)
-    everyone = groups[0] if len(groups) == 1 else \
-        player_index(entries, keep, by_division=False)[0]
-    return dict(common, player_groups=groups, players=everyone.players,
+    everyone = groups if len(groups) < 2 else player_index(entries, keep, by_division=False)
+    return dict(common, player_groups=groups,
+                players=tuple(player for group in everyone for player in group.players),
                 spoiler_free=spoiler_free)
 
 
