@@ -44,19 +44,6 @@ class Source:
     slug: str
 
 
-def find_records(root: Path, extensions: Collection[str] = RECORD_EXTENSIONS
-                 ) -> tuple[list[Path], list[str]]:
-    """Record files below ``root`` in sorted order, and problems met on the way. By
-    default the files ``pgm build`` reads, which ``pgm check`` and ``pgm export`` read
-    too, so that all three find the same records; ``extensions`` chooses others.
-
-    Hidden folders, sites pgm built and links leading out of the event are skipped:
-    nothing outside the event folder is ever read.
-    """
-    relatives, problems = walk_records(root, extensions)
-    return [Path(root, relative) for relative in relatives], problems
-
-
 def skipped_warnings(problems: Iterable[str]) -> list[Diagnostic]:
     """The problems a walk met (``PATH: why; skipped``, the path from where pgm runs) as
     warnings about the whole file, printed as every other problem is."""
@@ -66,9 +53,15 @@ def skipped_warnings(problems: Iterable[str]) -> list[Diagnostic]:
 
 def walk_records(root: Path, extensions: Collection[str] = RECORD_EXTENSIONS
                  ) -> tuple[list[str], list[str]]:
-    """What :func:`find_records` finds, as paths below ``root`` with '/' separators: a
-    rebuild lists an event of thousands of records every time, and strings are cheaper
-    to make and to compare than ``Path`` objects."""
+    """Record files below ``root`` in sorted order, as paths below it with '/'
+    separators, and problems met on the way. By default the files ``pgm build`` reads,
+    which ``pgm check`` and ``pgm export`` read too (pgm.record_inputs), so that all
+    three find the same records; ``extensions`` chooses others.
+
+    Hidden folders, sites pgm built and links leading out of the event are skipped:
+    nothing outside the event folder is ever read. Paths are strings: a rebuild lists an
+    event of thousands of records every time, and strings are cheaper to make and to
+    compare than ``Path`` objects."""
     found: list[str] = []
     problems: list[str] = []
     _walk(str(root), "", root.resolve(), found, problems, extensions)
