@@ -241,9 +241,7 @@ def seal_draft(draft: tuple[str, str]) -> tuple[str, str]:
     build that has the record finds and reads it, and a reader of the site has only
     guesses to try."""
     relative, slug = draft
-    data = slug.encode()
-    return _draft_key(relative), bytes(a ^ b for a, b in zip(
-        data, _draft_stream(relative, len(data)), strict=True)).hex()
+    return _draft_key(relative), _enciphered(slug.encode(), relative).hex()
 
 
 def unseal_drafts(sealed: dict[str, Any], records: Sequence[str]) -> dict[str, str]:
@@ -257,9 +255,7 @@ def unseal_drafts(sealed: dict[str, Any], records: Sequence[str]) -> dict[str, s
             continue
         value = sealed.get(_draft_key(relative))
         if isinstance(value, str):
-            data = bytes.fromhex(value)
-            drafts[relative] = bytes(a ^ b for a, b in zip(
-                data, _draft_stream(relative, len(data)), strict=True)).decode()
+            drafts[relative] = _enciphered(bytes.fromhex(value), relative).decode()
     return drafts
 
 
@@ -267,10 +263,11 @@ def _draft_key(relative: str) -> str:
     return hashlib.sha256(b"pgm draft\0" + relative.encode()).hexdigest()
 
 
-def _draft_stream(relative: str, length: int) -> bytes:
+def _enciphered(data: bytes, relative: str) -> bytes:
+    """``data`` XOR a key stream made from the record's path: its own inverse."""
     blocks = (hashlib.sha256(b"pgm draft slug\0%d\0" % n + relative.encode()).digest()
-              for n in range(length // 32 + 1))
-    return b"".join(blocks)[:length]
+              for n in range(len(data) // 32 + 1))
+    return bytes(a ^ b for a, b in zip(data, b"".join(blocks), strict=False))
 
 
 _ENTRY_FIELDS = tuple(f.name for f in fields(GameEntry))
