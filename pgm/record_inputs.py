@@ -46,12 +46,15 @@ class _Events:
         self._inputs = inputs
         self._configs: dict[Path, ConfigSet] = {}
 
-    def configs(self, root: Path, extensions: Collection[str]) -> ConfigSet:
+    def configs(self, root: Path, extensions: Collection[str],
+                records: list[str] | None = None) -> ConfigSet:
         """The event's configuration, its ``games:`` patterns checked against all of its
-        records, as the build checks them."""
+        ``records`` (listed here when the caller has not), as the build checks them."""
         key = root.resolve()
         if key not in self._configs:
-            self._configs[key] = load_configs(root, walk_records(root, extensions)[0])
+            if records is None:
+                records = walk_records(root, extensions)[0]
+            self._configs[key] = load_configs(root, records)
             self._inputs.diagnostics += self._configs[key].diagnostics
         return self._configs[key]
 
@@ -83,7 +86,7 @@ def _add_folder(inputs: RecordInputs, events: _Events, folder: Path,
         inputs.records.append(RecordInput(folder, GameSettings(), empty_folder=True))
         return
     root = event_root(folder) or folder
-    configs = events.configs(root, extensions)
+    configs = events.configs(root, extensions, found if root == folder else None)
     below = _below(folder, root)
     inputs.records += [RecordInput(Path(folder, relative),
                                    configs.settings_for(Path(root, below, relative)))
