@@ -63,11 +63,27 @@ class EndLines:
         elif event.score != 2 * value:
             self.sink.warning(event.line, self._expected_points(event, value, holders))
         out = _gone_out(before)
-        if out is not None and player in out:
+        if out is not None and player not in out:
+            self._warn_not_out(event, player, out, value)
+            self._check_left(event, tiles, [s for s in range(len(before.rack_sizes))
+                                            if s not in out], before, off_board)
+        elif out is not None:
             self._check_left(event, tiles, [s for s in holders if s not in out], before,
                              off_board)
         else:
             self._check_supply(event, tiles, off_board)
+
+    def _warn_not_out(self, event: Event, player: int, out: set[int], value: int) -> None:
+        """A line scoring the tiles left for a player who still holds tiles: the
+        record most likely names the wrong player, so say whose line it is."""
+        nicks = [self.record.players[seat].nick for seat in sorted(out)
+                 if seat < len(self.record.players)]
+        if not nicks:
+            return
+        self.sink.warning(event.line, f"{event.nick} did not go out ({' and '.join(nicks)} "
+                                      f"did), so the tiles left on {event.nick}'s rack score "
+                                      f"for {nicks[0]}: expected '>{nicks[0]}: "
+                                      f"({event.tiles}) +{2 * value}'")
 
     def penalty(self, event: Event, player: int, before: State,
                 off_board: Mapping[str, int]) -> None:

@@ -392,10 +392,15 @@ class _Walk:
             # The rack after the challenged play (liwords: the tiles played next).
             self.state(span, _split(self.rules, event.rack) if event.rack else None, player)
         elif kind is _END_RACK_POINTS:
+            tiles = _split(self.rules, event.tiles)
+            if len(self.current) == 2 and span.size and not self.current[1 - player].size:
+                # Written for the player still holding tiles (the opponent went out):
+                # the tiles left are that player's own (the replay warns of the line).
+                self.state(span, tiles, player)
+                return
             self.state(span, (), player)
             if len(self.current) == 2:
-                self.state(self.current[1 - player], _split(self.rules, event.tiles),
-                           1 - player)
+                self.state(self.current[1 - player], tiles, 1 - player)
         elif kind is _END_RACK_PENALTY:
             self.state(span, _split(self.rules, event.tiles), player)
 

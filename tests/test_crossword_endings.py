@@ -127,6 +127,22 @@ def test_end_rack_tiles_that_are_all_on_the_board_are_warned_of() -> None:
                   "4: warning: points for the opponent's rack, but no player has gone out"]
 
 
+def test_points_for_the_tiles_left_written_for_the_wrong_player_say_whose_they_are(
+        tmp_path) -> None:
+    """emely went out at line 29; a line scoring doug for the tiles left gets one warning
+    that names emely, and the last page still shows doug holding them."""
+    record = edited(DOUG_V_EMELY, (OUT_LINE, b">doug:  (OPEG) +14 465"))
+    assert warnings(record) == [
+        "30: warning: doug did not go out (emely did), so the tiles left on doug's rack "
+        "score for emely: expected '>emely: (OPEG) +14'"]
+    event = make_event(tmp_path / "ev", {"g.gcg": record})
+    run_build(str(event), "-o", str(tmp_path / "site"), "--quiet")
+    page = (tmp_path / "site/g/28.html").read_text()
+    score_table = text_of(page.split('<table class="score-table"', 1)[1].split("</table>")[0])
+    assert "doug 465 (+134) OPEG" in score_table
+    assert "emely 331 (-134) empty" in score_table
+
+
 # -- one-sided international endings -------------------------------------------------
 
 def test_international_endings_have_both_lines_in_either_order() -> None:
