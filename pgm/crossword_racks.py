@@ -396,13 +396,23 @@ class _Walk:
             if len(self.current) == 2 and span.size and not self.current[1 - player].size:
                 # Written for the player still holding tiles (the opponent went out):
                 # the tiles left are that player's own (the replay warns of the line).
-                self.state(span, tiles, player)
+                self.state(span, self._left(span.size) or tiles, player)
                 return
             self.state(span, (), player)
             if len(self.current) == 2:
-                self.state(self.current[1 - player], tiles, 1 - player)
+                other = self.current[1 - player]
+                self.state(other, self._left(other.size) or tiles, 1 - player)
         elif kind is _END_RACK_PENALTY:
-            self.state(span, _split(self.rules, event.tiles), player)
+            self.state(span, self._left(span.size) or _split(self.rules, event.tiles), player)
+
+    def _left(self, size: int) -> Rack:
+        """The tiles off the board when they are exactly a rack of ``size`` (the bag
+        empty and the other racks too): what an end-of-game line must name, so a line
+        naming others (the replay warns of it) does not change the rack shown."""
+        board = self.board
+        left = [label for label, count in self.rules.distribution.counts.items()
+                for _ in range(count - board.get(label, 0))]
+        return tuple(left) if size and len(left) == size else None
 
 
 def _exchange(rules: Rules, step: Step, span: _Span) -> None:

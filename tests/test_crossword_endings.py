@@ -108,6 +108,19 @@ def test_end_rack_points_must_be_the_tiles_left_on_the_opponents_rack(line: byte
             if m.startswith("30: ")] == [expected]
 
 
+def test_end_rack_tiles_that_differ_from_the_board_do_not_change_the_rack_shown(
+        tmp_path) -> None:
+    """doug's leave after line 28 is EGOP, the tiles off the board: a line naming OPEX
+    is warned of, and the pages after emely went out still show EGOP."""
+    record = edited(DOUG_V_EMELY, (OUT_LINE, b">emely:  (OPEX) +26 357"))
+    event = make_event(tmp_path / "ev", {"g.gcg": record})
+    run_build(str(event), "-o", str(tmp_path / "site"), "--quiet")
+    for page in ("27.html", "28.html"):
+        html = (tmp_path / "site/g" / page).read_text()
+        score_table = html.split('<table class="score-table"', 1)[1].split("</table>")[0]
+        assert "doug 451" in text_of(score_table) and "EGOP" in text_of(score_table)
+
+
 def test_a_penalised_rack_must_be_the_tiles_left_too() -> None:
     international = (OUT_LINE, b">emely:  (OPEG) +7 338\n>doug: EGOT (EGOT) -5 446")
     assert warnings(edited(DOUG_V_EMELY, international)) == [
@@ -139,7 +152,7 @@ def test_points_for_the_tiles_left_written_for_the_wrong_player_say_whose_they_a
     run_build(str(event), "-o", str(tmp_path / "site"), "--quiet")
     page = (tmp_path / "site/g/28.html").read_text()
     score_table = text_of(page.split('<table class="score-table"', 1)[1].split("</table>")[0])
-    assert "doug 465 (+134) OPEG" in score_table
+    assert "doug 465 (+134) EGOP" in score_table
     assert "emely 331 (-134) empty" in score_table
 
 
