@@ -22,7 +22,7 @@ from pgm.crossword_model import (
 )
 from pgm.diagnostics import Diagnostic
 from pgm.gcg import Event, EventKind
-from pgm.tiles import BLANK, UNKNOWN, rack_label
+from pgm.tiles import BLANK, TILE_TEXTS, UNKNOWN, TileError, rack_label, tile_text
 
 # ---------------------------------------------------------------------------------------
 # Moves in words
@@ -33,7 +33,8 @@ def _plural(n: int, word: str) -> str:
 
 
 def word_display(turn: Turn, game: CrosswordGame) -> str:
-    """The main word with played-through tiles in parentheses: ``JAVE(L)IN``."""
+    """The main word with played-through tiles in parentheses: ``JAVE(L)IN``, and
+    multi-character tiles in brackets (``[CH]E(R)O``, see :func:`pgm.tiles.tile_text`)."""
     notation = turn.position.last_move if turn.event.kind is EventKind.PLAY else ""
     if not notation or not turn.placed:
         return turn.event.word
@@ -56,7 +57,7 @@ def word_display(turn: Turn, game: CrosswordGame) -> str:
         if is_new and through:
             out.append(")")
         through = not is_new
-        out.append(board[row * size + col])
+        out.append(TILE_TEXTS[board[row * size + col]])
         row, col = row + dr, col + dc
     if through:
         out.append(")")
@@ -83,20 +84,28 @@ def describe(turn: Turn, game: CrosswordGame, word: str | None = None) -> str:
             # Played phonies must look different, or viewers learn them as words.
             text += ": a phoney, challenged off on the next turn"
         return text
-    exchanged = len(game.rules.codec.split(event.tiles, allow=BLANK + "_")) \
-        if kind is EventKind.EXCHANGE and event.tiles else 0
-    return describe_other_event(event, name, exchanged)
+    if not event.tiles:
+        return describe_other_event(event, name, 0)
+    try:
+        tiles = game.rules.codec.split(event.tiles, allow=BLANK + UNKNOWN)
+    except TileError:
+        return describe_other_event(event, name, 0)
+    return describe_other_event(event, name, len(tiles), tile_text(tiles))
 
 
-def describe_other_event(event: Event, name: str, exchanged: int) -> str:
+def describe_other_event(event: Event, name: str, exchanged: int,
+                         tiles: str | None = None) -> str:
     """Words for every event but a play, for crossword and Upwords pages alike;
-    ``exchanged`` counts the tiles an exchange names (the record may give a number)."""
+    ``exchanged`` counts the tiles an exchange names (the record may give a number), and
+    ``tiles`` are the tiles of an exchange or an end-of-game rack line as shown (see
+    :func:`pgm.tiles.tile_text`; as written when not given)."""
     kind = event.kind
+    shown_tiles = event.tiles if tiles is None else tiles
     if kind is EventKind.PASS:
         return f"{name} passed"
     if kind is EventKind.EXCHANGE:
         count = event.exchange_count if event.exchange_count is not None else exchanged
-        shown = f" ({event.tiles})" if event.tiles else ""
+        shown = f" ({shown_tiles})" if event.tiles else ""
         return f"{name} exchanged {_plural(count, 'tile')}{shown}"
     if kind is EventKind.WITHDRAWAL:
         return (f"{name}'s play was challenged off and withdrawn: "
@@ -105,10 +114,10 @@ def describe_other_event(event: Event, name: str, exchanged: int) -> str:
         return f"{name}'s play stood a challenge: bonus of {_plural(event.score, 'point')}"
     if kind is EventKind.END_RACK_POINTS:
         return (f"{name} gets {_plural(event.score, 'point')} for the tiles left on the "
-                f"opponent's rack ({event.tiles})")
+                f"opponent's rack ({shown_tiles})")
     if kind is EventKind.END_RACK_PENALTY:
         return (f"{name} loses {_plural(-event.score, 'point')} for the tiles left on the "
-                f"rack ({event.tiles})")
+                f"rack ({shown_tiles})")
     return f"{name} loses {_plural(-event.score, 'point')} for overtime"
 
 
@@ -139,6 +148,8 @@ class PlayerLine(NamedTuple):
 
 class Unseen(NamedTuple):
     tiles: tuple[tuple[str, int], ...]
+    """(tile as shown, count) in the set's order: ``[LL]`` for the Spanish LL tile, so
+    that it does not read as two L tiles beside them."""
     total: int
     vowels: int
     consonants: int
@@ -173,16 +184,16 @@ def rack_text(rack: tuple[str, ...] | None, held: int) -> str | None:
     known = [t for t in rack if t != UNKNOWN] if UNKNOWN in rack else rack
     unknown = held - len(known)
     if unknown <= 0:
-        return "".join(known)
-    return f"{''.join(known)} + {unknown} unknown" if known else None
+        return tile_text(known)
+    return f"{tile_text(known)} + {unknown} unknown" if known else None
 
 
 def unseen_view(game: CrosswordGame, position: Position,
                 off_board: dict[str, int] | None = None) -> Unseen:
     tiles = unseen_tiles(game.rules, position, off_board)
     vowels, consonants, blanks = vowel_consonant_counts(game.rules, tiles)
-    return Unseen(tuple(tiles.items()), sum(tiles.values()), vowels, consonants, blanks,
-                  position.bag)
+    return Unseen(tuple([(TILE_TEXTS[label], count) for label, count in tiles.items()]),
+                  sum(tiles.values()), vowels, consonants, blanks, position.bag)
 
 
 class TurnUnseen:
@@ -232,31 +243,50 @@ def score_sheet(game: CrosswordGame, diagnostics_by_line: dict[int, list[Diagnos
     rows = []
     for turn in game.turns:
         word = word_display(turn, game)
+        event = turn.event
         rows.append(sheet_row(turn, game.record.players[turn.player].name, word,
-                              describe(turn, game, word), diagnostics_by_line))
+                              describe(turn, game, word), diagnostics_by_line,
+                              rack=shown_tiles(game, event.rack, "."),
+                              tiles=shown_tiles(game, event.tiles)))
     return tuple(rows)
 
 
+def shown_tiles(game: CrosswordGame, written: str, allow: str = "") -> str:
+    """Tiles as the record writes them (a rack, an exchange's), shown as
+    :func:`pgm.tiles.tile_text` shows tiles: ``?AEI[LL]OU`` whether the record wrote
+    ``?AEI[LL]OU`` or ``|?|A|E|I|[LL]|O|U|``, ``A[L·L][QU]`` for ``AL·LQU``. Written
+    as they are when they are not tiles of the set (``UNKNOWN``) or none are given."""
+    if not written:
+        return written
+    try:
+        return tile_text(game.rules.codec.split(written, allow=BLANK + UNKNOWN + allow))
+    except TileError:
+        return written
+
+
 def sheet_row(turn: Any, name: str, play_word: str, summary: str,
-              diagnostics_by_line: dict[int, list[Diagnostic]]) -> SheetRow:
+              diagnostics_by_line: dict[int, list[Diagnostic]], *,
+              rack: str | None = None, tiles: str | None = None) -> SheetRow:
     """One score-sheet row of a GCG event (crossword or Upwords turn): ``play_word`` is
-    shown for plays, a short word for the other events."""
+    shown for plays, a short word for the other events. ``rack`` and ``tiles`` are the
+    event's rack and the tiles it names as shown, when not as written."""
     event = turn.event
-    return SheetRow(turn.number, name, event.rack, event.position.upper(),
-                    _sheet_word(event, play_word),
+    return SheetRow(turn.number, name, event.rack if rack is None else rack,
+                    event.position.upper(),
+                    _sheet_word(event, play_word, event.tiles if tiles is None else tiles),
                     f"{event.score:+d}", turn.position.scores[turn.player], event.kind.value,
                     bool(event.notes), bool(diagnostics_by_line.get(event.line)), summary)
 
 
-def _sheet_word(event: Event, play_word: str) -> str:
+def _sheet_word(event: Event, play_word: str, tiles: str) -> str:
     """The Move column of the score sheet: the word for a play, a short word else."""
     kind = event.kind
     if kind is _PLAY:
         return play_word
     if kind is _EXCHANGE:
-        return f"exch. {event.tiles or event.exchange_count}"
+        return f"exch. {tiles or event.exchange_count}"
     if kind in _END_RACK:
-        return f"({event.tiles})"
+        return f"({tiles})"
     return _SHEET_WORDS.get(kind, "")
 
 

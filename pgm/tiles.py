@@ -3,14 +3,15 @@
 A tile is written as a *label*: ``A`` for a real tile, ``a`` for a blank designated as
 A, ``?`` for an undesignated blank on a rack and ``_`` for a rack tile nobody knows.
 Multi-character tiles keep their letters (``L·L``, ``CH``); brackets (``[CH]``) are only
-notation and are stripped when a string is split into tiles.
+notation and are stripped when a string is split into tiles. Text for people puts them
+back: :func:`tile_text` writes every multi-character tile in brackets.
 """
 
 from __future__ import annotations
 
 import csv
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
@@ -126,6 +127,21 @@ def rack_label(label: str) -> str:
 
 RACK_LABELS: Memo[str] = Memo(lambda label: BLANK if is_blank(label) else label)
 """``rack_label`` as a table."""
+
+
+def tile_text(labels: Sequence[str]) -> str:
+    """Tiles as people read them in a move, a word or a rack: one character a tile, and
+    each multi-character tile in brackets (``[CH]E[RR]O``, ``[ch]`` for a blank, Catalan
+    ``GORI[L·L]A``), as GCG and CGP write them. Without the brackets a Spanish ``CHERRO``
+    could be [CH] E [RR] O or six tiles, and a seven-tile play would look like eight."""
+    text = "".join(labels)
+    if len(text) == len(labels):
+        return text  # one character a tile, as nearly every word and rack is
+    return "".join(map(TILE_TEXTS.__getitem__, labels))
+
+
+TILE_TEXTS: Memo[str] = Memo(lambda label: f"[{label}]" if len(label) > 1 else label)
+"""One tile as :func:`tile_text` writes it, by label."""
 
 
 @cache
