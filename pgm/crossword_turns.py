@@ -32,6 +32,7 @@ from pgm.markdown import render_markdown
 from pgm.page_parts import navigation, turn_title
 from pgm.page_plan import Holes, PagePlan, shared_key
 from pgm.render import markup, printed
+from pgm.tiles import tile_text
 from pgm.turn_window import Gap, TurnWindow
 
 
@@ -279,7 +280,7 @@ class TurnPages:
             board_caption=markup(f"Board after turn {number}: {move_html}"),
             head_links=head_links, nav_html=nav_html,
             move_details=self._parts.move_details(
-                "".join(turn.rack) if turn.rack else turn.event.rack, turn.words),
+                tile_text(turn.rack) if turn.rack else turn.event.rack, turn.words),
             score_table=self._score_tables(player_lines(game, position), position.game_over),
             notes=self._notes(index), problems=self._problems_of(index),
             unseen_counts=self._unseen_counts.keyed(

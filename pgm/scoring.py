@@ -12,7 +12,7 @@ from functools import cache, partial
 from typing import NamedTuple
 
 from pgm.board import Layout, Placement, column_name
-from pgm.tiles import RACK_LABELS, Distribution, Memo
+from pgm.tiles import RACK_LABELS, Distribution, Memo, tile_text
 
 RACK_SIZE = 7
 
@@ -143,10 +143,10 @@ def _score(cells: Cells, layout: Layout, dist: Distribution, along: int, squares
     warnings: list[str] = []
     main = _word(cells, layout.line_ends[along], squares[0], squares[-1], along)
     if len(main) > 1:
-        words.append("".join(main))
+        words.append(tile_text(main))
         total += _word_score(cells, main, squares, points, premiums)
     if len(main) != written_length:
-        warnings.append(f"the word on the board is {''.join(main)}, "
+        warnings.append(f"the word on the board is {tile_text(main)}, "
                         f"longer than the {written_length} tiles written")
     crossed = False
     across = layout.size if along == 1 else 1
@@ -156,7 +156,7 @@ def _score(cells: Cells, layout: Layout, dist: Distribution, along: int, squares
         # Most new tiles form no cross-word: look at the two neighbours first.
         if (index > first and cells[index - across]) or (index < last and cells[index + across]):
             cross = _word(cells, ends, index, index, across)
-            words.append("".join(cross))
+            words.append(tile_text(cross))
             total += _word_score(cells, cross, [index], points, premiums)
             crossed = True
     # A tile next to the new ones is in the main word or makes a cross-word.

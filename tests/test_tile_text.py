@@ -131,9 +131,6 @@ def test_the_exports_keep_the_tiles_as_written(spanish_site: Path) -> None:
     assert codec.split(rows[0]["word"]) == ["CH", "E", "RR", "O"]
 
 
-@pytest.mark.xfail(strict=True, reason="the words formed are joined in pgm.scoring._score "
-                   "and the turn page's rack in pgm.crossword_turns.TurnPages.values, "
-                   "without pgm.tiles.tile_text")
 def test_words_formed_and_the_rack_played_from_show_the_brackets(spanish_site: Path
                                                                  ) -> None:
     html = page(spanish_site, "es/1.html")
