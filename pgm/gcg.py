@@ -40,7 +40,7 @@ def decode(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
         return text, "utf-16"
     if data.startswith(b"\xef\xbb\xbf"):
         return data[3:].decode("utf-8", errors="replace"), "utf-8"
-    first = data.split(b"\n", 1)[0].strip()
+    first = data.split(b"\n", 1)[0].split(b"\r", 1)[0].strip()  # any line end, lone CR too
     match = re.match(rb"#character-encoding\s+(.+)", first)
     if match:
         name = match.group(1).decode("latin-1").strip()

@@ -44,6 +44,18 @@ def test_any_line_terminator_gives_the_same_lines() -> None:
         assert record.events[1].tiles == "EIOU"
 
 
+def test_the_encoding_line_is_read_whatever_ends_it() -> None:
+    """A UTF-8 record saved with lone CRs (old Mac editors) or CRLF: line 1 is only
+    '#character-encoding UTF-8', and the names are read as UTF-8 without a problem."""
+    data = ("#character-encoding UTF-8\n#player1 zoé Zoé Ménard\n#player2 b Bob\n"
+            ">zoé: AEINRST 8D RETAINS +66 66\n").encode("utf-8")
+    for breaks in (b"\r", b"\r\n"):
+        record = parse_gcg(data.replace(b"\n", breaks), "m.gcg")
+        assert record.encoding == "utf-8" and record.diagnostics == ()
+        assert record.players[0].name == "Zoé Ménard"
+        assert record.events[0].score == 66
+
+
 def test_every_event_kind() -> None:
     record = parse("""
         #player1 a a
