@@ -110,6 +110,9 @@ def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels:
             squares.append(index)
             notation.append(label if len(label) == 1 else f"[{label}]")
         index += step
+    if not on_board:
+        raise PlacementError(f"{placement.coordinate()} is not on the board (rows 1-{size}, "
+                             f"columns A-{column_name(size - 1)})")
     if len(labels) > room:
         raise PlacementError(f"the play runs off the board at tile {room + 1} "
                              f"({placement.coordinate()} is {len(labels)} tiles long)")

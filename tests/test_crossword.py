@@ -85,6 +85,10 @@ def test_occupied_square_stops_the_replay_and_keeps_earlier_positions() -> None:
 def test_off_the_board_and_missing_through_tile_are_errors() -> None:
     off = play(HEAD + ">a: ABCDEF 8L ABCDEF +1 1\n")
     assert "runs off the board" in messages(off)[0] and off.turns == ()
+    for start in ("16A", "P8"):
+        outside = play(HEAD + f">a: AEINRST {start} RETAINS +66 66\n")
+        assert messages(outside) == [f"3: error: cannot place {start} RETAINS: {start} is not "
+                                     "on the board (rows 1-15, columns A-O)"]
     dot = play(HEAD + ">a: AB 8G A.B +5 5\n")
     assert messages(dot) == ["3: error: cannot place 8G A.B: '.' marks a played-through tile "
                              "at H8, but that square is empty"]
