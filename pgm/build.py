@@ -24,6 +24,7 @@ from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import (
     Source,
     make_sources,
+    shown_name,
     skipped_warnings,
     special_kind,
     tree_files,
@@ -263,7 +264,7 @@ def _from_here(event_dir: Path, diagnostics: Iterable[Diagnostic]) -> list[Diagn
     given, then the file's path in it), as ``pgm check`` and the event.yaml's problems
     name them, so that a terminal or an editor opens them; the site names a record by
     its path in the event."""
-    return [replace(d, path=str(event_dir / d.path)) for d in diagnostics]
+    return [replace(d, path=shown_name(str(event_dir / d.path))) for d in diagnostics]
 
 
 def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path,

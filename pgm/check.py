@@ -14,6 +14,7 @@ from typing import Any
 
 from pgm.config import GameSettings
 from pgm.diagnostics import Diagnostic, Severity
+from pgm.discover import shown_name
 from pgm.state import read_regular
 
 Reporter = Callable[[bytes, str, GameSettings], tuple[dict[str, Any], list[Diagnostic]]]
@@ -42,7 +43,7 @@ def check_file(path: Path, settings: GameSettings | None = None
                ) -> tuple[dict[str, Any], list[Diagnostic]]:
     """Replay one record with the ``event.yaml`` settings of its event (none: the
     defaults); a file that cannot be read is itself a diagnostic."""
-    display = str(path)
+    display = shown_name(str(path))
     reporter = _reporter(path.suffix.lower())
     if reporter is None:
         known = ", ".join(supported_extensions())

@@ -15,6 +15,7 @@ from pgm.build import BuildError, BuildOptions, BuildResult
 from pgm.build import build as build_site
 from pgm.config import base_url_problem
 from pgm.diagnostics import Severity
+from pgm.discover import shown_name
 
 
 @click.group()
@@ -103,12 +104,14 @@ def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
 def _summary(result: BuildResult, strict: bool) -> str:
     lines = [f"Built {result.games} record{'s' if result.games != 1 else ''}, "
              f"{result.pages} pages in {result.seconds:.2f} s: {result.errors} error(s), "
-             f"{result.warnings} warning(s). Open {result.out / 'index.html'}"]
+             f"{result.warnings} warning(s). Open {shown_name(str(result.out / 'index.html'))}"]
     shown = [record for record in result.broken_games if record not in result.not_shown]
     if shown:
-        lines.append("Records with errors (rendered up to the problem): " + ", ".join(shown))
+        lines.append("Records with errors (rendered up to the problem): " +
+                     ", ".join(map(shown_name, shown)))
     if result.not_shown:
-        lines.append("Records not shown (a page says why): " + ", ".join(result.not_shown))
+        lines.append("Records not shown (a page says why): " +
+                     ", ".join(map(shown_name, result.not_shown)))
     if not result.games:
         lines.append("No games to show: pgm reads the .gcg, .gn, .cgp and .ubf files in the event "
                      "folder and its subfolders (not in folders whose name starts with . or _, "

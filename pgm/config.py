@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from pgm.diagnostics import Diagnostic, DiagnosticSink
-from pgm.discover import special_kind
+from pgm.discover import shown_name, special_kind
 from pgm.event_yaml import Entry, Written, read_entries
 
 CONFIG_NAME = "event.yaml"
@@ -155,8 +155,13 @@ class ConfigSet:
 
 def _matches(pattern: str, relative: str, name: str) -> bool:
     """A ``games:`` pattern names a record by its path below the overlay's folder or by
-    its file name alone."""
-    return fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(name, pattern)
+    its file name alone, as it is or as pgm shows it: a name whose bytes are not UTF-8
+    cannot be written in ``event.yaml`` (``café.gcg`` names ``caf\\xe9.gcg``)."""
+    if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(name, pattern):
+        return True
+    shown = shown_name(relative)
+    return shown != relative and (fnmatch.fnmatch(shown, pattern) or
+                                  fnmatch.fnmatch(shown_name(name), pattern))
 
 
 def names_an_event(path: Path) -> bool:
@@ -187,7 +192,7 @@ def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | Non
         path = folder / CONFIG_NAME
         if not path.is_file():
             continue
-        sink = DiagnosticSink(str(path))
+        sink = DiagnosticSink(shown_name(str(path)))
         entries = read_entries(path, sink)
         overlay, event_part = _split_entries(entries, folder == root, sink, folder)
         overlays.append(Overlay(folder, overlay[0], overlay[1]))

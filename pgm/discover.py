@@ -47,7 +47,7 @@ class Source:
 def skipped_warnings(problems: Iterable[str]) -> list[Diagnostic]:
     """The problems a walk met (``PATH: why; skipped``, the path from where pgm runs) as
     warnings about the whole file, printed as every other problem is."""
-    return [Diagnostic(path, 0, Severity.WARNING, why)
+    return [Diagnostic(shown_name(path), 0, Severity.WARNING, why)
             for path, _, why in (problem.partition(": ") for problem in problems)]
 
 
@@ -202,10 +202,40 @@ def relative_posix(root: Path, path: Path) -> str:
     return path.relative_to(root).as_posix()
 
 
+def shown_name(text: str) -> str:
+    """A path as pgm shows it (pages, ``game.json``, ``moves.csv``, messages): as it is,
+    except the bytes of a file name that are not UTF-8, which Python keeps as surrogate
+    escapes (so that the file can still be opened) and which no UTF-8 text can hold.
+    They are read as ISO-8859-1, as a record's own text that is not UTF-8 is, and
+    0x80-0x9F as Windows-1252: ``b"caf\\xe9.gcg"`` is shown ``café.gcg``. Several names
+    may show alike; pgm keeps the path as it is wherever it tells records apart."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda m: _LATIN1_BYTE.get(m.group(), "\ufffd"), text)
+    return text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_LATIN1_BYTE = {chr(0xDC00 + byte): bytes([byte]).decode("cp1252", errors="replace")
+                for byte in range(0x80, 0x100)}
+"""Each byte a file name's surrogate escape stands for, as a character: Windows-1252,
+which is ISO-8859-1 but for 0x80-0x9F; the five bytes it leaves undefined become
+U+FFFD."""
+
+
+def name_bytes(text: str) -> bytes:
+    """A path below the event in UTF-8, with a file name's bytes that are not UTF-8 as
+    they are (see :func:`shown_name`): what pgm hashes and enciphers to know a record
+    again, one for each file."""
+    return text.encode("utf-8", "surrogateescape")
+
+
 @functools.lru_cache(maxsize=65_536)
 def slugify(text: str) -> str:
-    """Lower-case ASCII words joined by hyphens; never empty, never a dot name."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    """Lower-case ASCII words joined by hyphens; never empty, never a dot name. A name
+    is slugged as it is shown (``caf\\xe9.gcg`` as ``café.gcg``: ``cafe``)."""
+    ascii_text = unicodedata.normalize("NFKD", shown_name(text)).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:_MAX_SLUG_PART].strip("-")
     if not slug:
         slug = "game"

@@ -20,7 +20,7 @@ from pgm.crossword import replay
 from pgm.crossword_board import Orientation
 from pgm.crossword_pages import crossword_entry_fields, render_crossword_game
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.discover import Source, guess_division, guess_round, guess_table
+from pgm.discover import Source, guess_division, guess_round, guess_table, shown_name
 from pgm.gcg import GcgRecord, parse_gcg
 from pgm.gungi import load as load_gungi
 from pgm.gungi_pages import gungi_entry_fields, record_title, render_gungi_game
@@ -55,7 +55,7 @@ def failed_game(source: Source, settings: GameSettings, data: bytes | None,
     """A record pgm could not read, or failed on (a bug): its entry carries the error,
     and its folder holds a page that says so and the record itself (``data``, when it
     could be read), so that one record never stops the build of the event."""
-    diagnostic = Diagnostic(source.relative, 0, Severity.ERROR, problem)
+    diagnostic = Diagnostic(shown_name(source.relative), 0, Severity.ERROR, problem)
     entry = make_entry(source, replace(settings, live=None), _KINDS[source.path.suffix.lower()],
                        "", {"players": (), "scores": None, "live": False, "turns": 0,
                             "status": "not shown: see the error"}, (diagnostic,))
@@ -72,7 +72,7 @@ def failed_game(source: Source, settings: GameSettings, data: bytes | None,
 
 
 def _load_crossword(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
-    record = parse_gcg(data, source.relative)
+    record = parse_gcg(data, shown_name(source.relative))
     if is_upwords(record):
         return _load_upwords(source, settings, record, data)
     game = replay(record, distribution=settings.distribution, board=settings.board,
@@ -104,8 +104,9 @@ def _load_upwords(source: Source, settings: GameSettings, record: GcgRecord,
 
 
 def _load_cgp(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
-    found = read_cgp_file(data, source.relative)
-    entry = make_entry(source, settings, "cgp", cgp_record_title(source.relative),
+    shown = shown_name(source.relative)
+    found = read_cgp_file(data, shown)
+    entry = make_entry(source, settings, "cgp", cgp_record_title(shown),
                        cgp_entry_fields(found), found.diagnostics)
     orientation = Orientation(settings.orientation == "lettered-rows")
 
@@ -116,7 +117,7 @@ def _load_cgp(source: Source, settings: GameSettings, data: bytes) -> LoadedGame
 
 
 def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
-    game = load_gungi(data, source.relative)
+    game = load_gungi(data, shown_name(source.relative))
     entry = make_entry(source, settings, "gungi", record_title(game.record),
                        dict(gungi_entry_fields(game), stopped=game.stopped_line),
                        game.diagnostics)
@@ -129,9 +130,9 @@ def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGa
 
 def _load_ubf(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
     """One Upwords board: a position, not a game."""
-    result = read_ubf(data, source.relative)
-    entry = make_entry(source, settings, KIND,
-                       ubf_record_title(source.relative), ubf_entry_fields(result),
+    shown = shown_name(source.relative)
+    result = read_ubf(data, shown)
+    entry = make_entry(source, settings, KIND, ubf_record_title(shown), ubf_entry_fields(result),
                        result.diagnostics)
 
     def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:
@@ -177,7 +178,8 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
         else fields["live"] and stopped is None
     over = not fields["live"] and stopped is None
     unfinished = not over and not live and stopped is None
-    label = settings.title or record_title or " vs ".join(players) or source.relative
+    shown = shown_name(source.relative)  # the path as pages show it; entries keep it as is
+    label = settings.title or record_title or " vs ".join(players) or shown
     score_line = " – ".join(f"{p} {s}" for p, s in zip(players, scores or (), strict=False))
     if stopped is not None and not live:
         status = _stopped_status(stopped, score_line, None if fields["live"]
@@ -194,9 +196,9 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
         result_by_seat=results(scores, over) if scores else
         fields.get("result_by_seat", ()) if over else (),
         turns=fields["turns"],
-        division=settings.division or guess_division(source.relative),
-        round=settings.round or guess_round(source.relative),
-        table=settings.table or guess_table(source.relative),
+        division=settings.division or guess_division(shown),
+        round=settings.round or guess_round(shown),
+        table=settings.table or guess_table(shown),
         updated=_modified(source),
         diagnostics=diagnostics)
 

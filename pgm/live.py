@@ -87,14 +87,47 @@ def watch(options: BuildOptions, report: Report, stop: threading.Event | None = 
     result = rebuild(options, report)
     if on_build:
         on_build(result)
-    for changes in watchfiles.watch(options.event_dir, stop_event=stop, debounce=50,
-                                    step=20, rust_timeout=500, yield_on_timeout=False,
-                                    watch_filter=partial(_relevant,
-                                                         options.event_dir.resolve(), out)):
+    for changes in _changes(options.event_dir, partial(_relevant, options.event_dir.resolve(),
+                                                       out), stop):
         if changes:
             result = rebuild(options, report)
             if on_build:
                 on_build(result)
+
+
+def _changes(event_dir: Path, relevant: Callable[[watchfiles.Change, str], bool],
+             stop: threading.Event | None) -> Iterator[set[tuple[watchfiles.Change, str]]]:
+    """The batches of relevant changes below ``event_dir`` until ``stop`` is set.
+
+    watchfiles gives up on a batch holding a file name that is not UTF-8 (a record
+    named ``caf\\xe9.gcg`` in ISO-8859-1, which pgm builds): it raises instead of
+    reporting it, and again at every later look, so the watch would end. Such a batch
+    is reported as a change to the event folder, which rebuilds it, and watching starts
+    again. A change made before the new watcher is on would be missed: its first look,
+    at the latest after ``rust_timeout``, is reported as a change too, so that the event
+    is looked at once more with the watcher on."""
+    restarted = False
+    while True:
+        try:
+            for changes in watchfiles.watch(event_dir, stop_event=stop, debounce=50, step=20,
+                                            rust_timeout=500, yield_on_timeout=restarted,
+                                            watch_filter=relevant):
+                if restarted:
+                    restarted = False
+                    changes = changes or {(watchfiles.Change.modified, str(event_dir))}
+                yield changes
+            return
+        except RuntimeError as exc:  # watchfiles' WatchfilesRustInternalError
+            if not str(exc).startswith(_UNDECODABLE):
+                raise
+            if stop is not None and stop.is_set():
+                return
+            yield {(watchfiles.Change.modified, str(event_dir))}
+            restarted = True
+
+
+_UNDECODABLE = "Unable to decode path"
+"""How watchfiles (1.x) says that it met a file name that is not UTF-8."""
 
 
 class _PreviewHandler(SimpleHTTPRequestHandler):

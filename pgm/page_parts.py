@@ -10,6 +10,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from pgm.discover import shown_name
 from pgm.fragments import memo
 from pgm.render import markup
 from pgm.site_model import GameEntry
@@ -80,7 +81,7 @@ def with_site_keys(report: dict[str, Any], entry: GameEntry, record_name: str,
                    turns: int) -> dict[str, Any]:
     """The documented ``game.json``: the ``pgm check --json`` object of the record with
     its path relative to the event, plus what the site knows about the game."""
-    data = dict(report, path=entry.relative)
+    data = dict(report, path=shown_name(entry.relative))
     data.update(format="pgm-game/1", title=entry.label, slug=entry.slug, round=entry.round,
                 division=entry.division, table=entry.table, live=entry.live,
                 updated=entry.updated, record=record_name, turns=turns)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from pgm.diagnostics import Diagnostic, Severity
+from pgm.discover import name_bytes
 from pgm.site_model import GameEntry
 
 STATE_NAME = ".pgm-state.json"
@@ -119,14 +120,25 @@ class GameState:
         text = self._json_text
         if text is None:
             record = self.record or RecordPrint("", None)
-            value = json.dumps({"fingerprint": self.fingerprint, "files": "\n".join(self.files),
-                                "clean": self.clean, "digest": record.digest,
-                                "stamp": record.stamp, "entry": _entry_json(self.entry)},
-                               ensure_ascii=False, separators=(",", ":"))
-            text = f"{json.dumps(self.entry.slug, ensure_ascii=False)}:{value}".encode()
+            text = _json_bytes(self.entry.slug) + b":" + _json_bytes(
+                {"fingerprint": self.fingerprint, "files": "\n".join(self.files),
+                 "clean": self.clean, "digest": record.digest, "stamp": record.stamp,
+                 "entry": _entry_json(self.entry)})
             if keep:
                 self._json_text = text
         return text
+
+
+def _json_bytes(value: Any) -> bytes:
+    """Compact JSON in UTF-8. A record's path that holds a file name's bytes that are
+    not UTF-8 (surrogate escapes, see pgm.discover.shown_name) is written with ``\\u``
+    escapes, which read back as the very same path: so the next build knows the record
+    again, and its draft's slug."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return json.dumps(value, separators=(",", ":")).encode()
 
 
 _shared_names: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -260,12 +272,12 @@ def unseal_drafts(sealed: dict[str, Any], records: Sequence[str]) -> dict[str, s
 
 
 def _draft_key(relative: str) -> str:
-    return hashlib.sha256(b"pgm draft\0" + relative.encode()).hexdigest()
+    return hashlib.sha256(b"pgm draft\0" + name_bytes(relative)).hexdigest()
 
 
 def _enciphered(data: bytes, relative: str) -> bytes:
     """``data`` XOR a key stream made from the record's path: its own inverse."""
-    blocks = (hashlib.sha256(b"pgm draft slug\0%d\0" % n + relative.encode()).digest()
+    blocks = (hashlib.sha256(b"pgm draft slug\0%d\0" % n + name_bytes(relative)).digest()
               for n in range(len(data) // 32 + 1))
     return bytes(a ^ b for a, b in zip(data, b"".join(blocks), strict=False))
 
@@ -313,7 +325,8 @@ def _entry_from_json(data: dict[str, Any]) -> GameEntry:
 def fingerprint(*parts: bytes | str) -> str:
     digest = hashlib.sha256()
     for part in parts:
-        digest.update(part.encode("utf-8") if isinstance(part, str) else part)
+        # a record's path may hold a file name's bytes that are not UTF-8 (name_bytes)
+        digest.update(name_bytes(part) if isinstance(part, str) else part)
         digest.update(b"\0")
     return digest.hexdigest()
 
@@ -372,9 +385,9 @@ def tree_fingerprint(*trees: Sequence[tuple[str, str]]) -> str:
             try:
                 found = _file_prints[path] = record_print(Path(path), known, now_ns)
             except OSError:
-                digest.update(f"{relative}\0\0".encode())
+                digest.update(name_bytes(f"{relative}\0\0"))
                 continue
-            digest.update(f"{relative}\0{found.digest}\0".encode())
+            digest.update(name_bytes(f"{relative}\0{found.digest}\0"))
     return digest.hexdigest()
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import jinja2
 
+from pgm.discover import shown_name
 from pgm.page_parts import canonical, game_json_text, with_site_keys
 from pgm.site_model import GameEntry
 from pgm.ubf import UbfResult, write_ubf
@@ -42,7 +43,7 @@ def render_ubf_board(env: jinja2.Environment, entry: GameEntry, result: UbfResul
                      record: bytes, common: dict[str, Any]
                      ) -> Iterator[tuple[str, str | bytes]]:
     """Yield (file name inside the board's folder, content) for every file of it."""
-    name = PurePosixPath(entry.relative).name
+    name = PurePosixPath(shown_name(entry.relative)).name
     caption = f"The board of {name}" + (", as far as it could be read" if entry.errors else "")
     yield "index.html", env.get_template("ubf_board.html").render(
         common, game=entry, record_name=RECORD_NAME, board=board_view(result.board),
