@@ -40,6 +40,7 @@ from pgm.output import (
     remove_leftovers,
     staging_folder,
 )
+from pgm.record_inputs import no_records
 from pgm.resources import builtin_dir
 from pgm.state import (
     BuildState,
@@ -94,6 +95,8 @@ class BuildResult:
     """Records that could not be read, or that pgm failed on: a page says so."""
     kept_games: int = 0
     """Games whose last good pages were kept while their records do not replay."""
+    records: int = 0
+    """Records found, drafts too (``games`` leaves drafts out)."""
 
     @property
     def errors(self) -> int:
@@ -143,7 +146,10 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     if state is not None and state.site_fingerprint != site_print:
         # templates, configuration or pgm changed: render everything
         replaced, state = state, None
-    result = BuildResult(out, diagnostics=list(event.configs.diagnostics))
+    result = BuildResult(out, diagnostics=list(event.configs.diagnostics),
+                         records=len(event.found))
+    if not event.found:  # an event with no records yet (_read_event refused any other)
+        result.diagnostics.append(no_records(event_dir))
     result.diagnostics += skipped_warnings(skipped)
     try:
         if state is not None:
@@ -170,6 +176,8 @@ def _read_event(options: BuildOptions, out: Path
     never takes the address of a game that had it."""
     root = options.event_dir
     found, skipped = walk_records(root)
+    if not found and (empty := no_records(root)).severity is Severity.ERROR:
+        raise BuildError(f"{empty.path}: {empty.message}")  # the wrong folder: write nothing
     try:
         check_output(out, root, _records_below(out, root, found))
     except OutputError as exc:

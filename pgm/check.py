@@ -15,6 +15,7 @@ from typing import Any
 from pgm.config import GameSettings
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import shown_name
+from pgm.record_inputs import no_records
 from pgm.state import read_regular
 
 Reporter = Callable[[bytes, str, GameSettings], tuple[dict[str, Any], list[Diagnostic]]]
@@ -58,11 +59,10 @@ def check_file(path: Path, settings: GameSettings | None = None
 
 
 def check_empty_folder(path: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
-    """A folder given to check that holds no record: said, not passed over in silence."""
-    known = ", ".join(supported_extensions())
-    diag = Diagnostic(str(path), 0, Severity.ERROR,
-                      f"no records in this folder or below it (expected {known} files)")
-    return _empty_report(str(path), diag), [diag]
+    """A folder given to check that holds no record: said, not passed over in silence
+    (an error unless it is an event's folder, see :func:`no_records`)."""
+    diag = no_records(path)
+    return _empty_report(diag.path, diag), [diag]
 
 
 def _empty_report(path: str, diag: Diagnostic) -> dict[str, Any]:

@@ -112,10 +112,8 @@ def _summary(result: BuildResult, strict: bool) -> str:
     if result.not_shown:
         lines.append("Records not shown (a page says why): " +
                      ", ".join(map(shown_name, result.not_shown)))
-    if not result.games:
-        lines.append("No games to show: pgm reads the .gcg, .gn, .cgp and .ubf files in the event "
-                     "folder and its subfolders (not in folders whose name starts with . or _, "
-                     "nor in sites pgm built) and leaves out games marked draft in event.yaml.")
+    if result.records and not result.games:  # with no records, a warning says what pgm reads
+        lines.append("No games to show: every record is marked draft in event.yaml.")
     if result.failed(strict):
         lines.append(_failure(result, strict))
     return "\n".join(lines)
@@ -233,11 +231,15 @@ def export(inputs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
     exit status 1 if any record has an error.
     """
     from pgm.export import export_rows, write_rows
-    from pgm.record_inputs import gather
+    from pgm.record_inputs import gather, no_records
 
     found = gather(inputs)
     for problem in found.diagnostics:  # files passed by, event.yaml
         click.echo(str(problem), err=True)
+    for record in found.records:  # each said as pgm check and pgm build say it
+        if record.empty_folder:
+            found.diagnostics.append(empty := no_records(record.path))
+            click.echo(str(empty), err=True)
     rows, diagnostics = export_rows(record for record in found.records
                                     if not record.empty_folder)
     text = write_rows(rows, fmt)

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pgm.config import CONFIG_NAME, ConfigSet, GameSettings, load_configs, names_an_event
-from pgm.diagnostics import Diagnostic
-from pgm.discover import RECORD_EXTENSIONS, skipped_warnings, walk_records
+from pgm.diagnostics import Diagnostic, Severity
+from pgm.discover import RECORD_EXTENSIONS, shown_name, skipped_warnings, walk_records
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,23 @@ def _add_folder(inputs: RecordInputs, events: _Events, folder: Path,
     inputs.records += [RecordInput(Path(folder, relative),
                                    configs.settings_for(Path(root, below, relative)))
                        for relative in found]
+
+
+def no_records(folder: Path) -> Diagnostic:
+    """What ``pgm build``, ``pgm check`` and ``pgm export`` all say of a folder in which
+    they find no record, naming it and what pgm looks for. In no event (no
+    ``event.yaml`` at or above it) it is an error: most likely the wrong folder, and the
+    build writes nothing into it. An event's folder may have no records yet (before
+    round 1, a live event being prepared): a warning, and the build makes the event's
+    pages with no games."""
+    *first, last = RECORD_EXTENSIONS
+    message = ("no records in this folder or below it (pgm reads " + ", ".join(first) +
+               f" and {last} files, but not in folders whose name starts with . or _, nor "
+               "in sites pgm built)")
+    if event_root(folder) is None:
+        return Diagnostic(shown_name(str(folder)), 0, Severity.ERROR,
+                          f"{message}; an event with no records yet needs an {CONFIG_NAME}")
+    return Diagnostic(shown_name(str(folder)), 0, Severity.WARNING, message)
 
 
 def event_root(folder: Path) -> Path | None:

@@ -6,11 +6,14 @@ import json
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 from conftest import CORPUS, SAMPLE_GAMES
 from sitehelpers import make_event
 
 from pgm.cli import main
+
+RECORD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
 
 
 def run(*args: str):
@@ -92,13 +95,57 @@ def test_unknown_extension_is_an_error(tmp_path) -> None:
     assert result.output.startswith(f"{other}: error: unknown record type")
 
 
-def test_an_event_folder_without_records_says_what_pgm_looks_for(tmp_path) -> None:
-    (tmp_path / "ev" / "_drafts").mkdir(parents=True)
-    (tmp_path / "ev" / "_drafts" / "g.gcg").write_bytes(
-        (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes())
-    result = run("build", str(tmp_path / "ev"), "-o", str(tmp_path / "o"))
+NO_RECORDS = ("no records in this folder or below it (pgm reads .gcg, .gn, .cgp and .ubf "
+              "files, but not in folders whose name starts with . or _, nor in sites pgm "
+              "built)")
+
+
+@pytest.mark.parametrize("command", ["build", "check", "export"])
+def test_a_folder_with_no_records_and_no_event_fails_every_command_alike(tmp_path,
+                                                                         command) -> None:
+    # The wrong folder, most likely: its records are where pgm does not look.
+    folder = make_event(tmp_path / "ev", {"_drafts/g.gcg": RECORD, ".old/h.gcg": RECORD,
+                                          "notes.txt": "round 1 on Monday"})
+    result = run(command, str(folder))
+    assert result.exit_code == 1
+    said = f"{NO_RECORDS}; an event with no records yet needs an event.yaml\n"
+    # the build stops with it (click's "Error: "); check and export report it
+    assert (f"Error: {folder}: {said}" if command == "build" else f"{folder}: error: {said}") \
+        in result.output
+    assert result.output.count(NO_RECORDS) == 1
+    assert sorted(p.name for p in folder.iterdir()) == [".old", "_drafts", "notes.txt"]
+
+
+@pytest.mark.parametrize("command", ["build", "check", "export"])
+def test_an_event_with_no_records_yet_is_a_warning_for_every_command(tmp_path,
+                                                                     command) -> None:
+    # Before round 1: the event is set up, its rounds are still empty.
+    event = make_event(tmp_path / "ev", {"event.yaml": "title: Club night\n",
+                                         "round-1/.keep": ""})
+    result = run(command, str(event))
+    assert result.exit_code == 0
+    assert f"{event}: warning: {NO_RECORDS}\n" in result.output
+    inside = run(command, str(event / "round-1"))  # in an event: event.yaml above it
+    assert inside.exit_code == 0 and f"{event / 'round-1'}: warning: {NO_RECORDS}" \
+        in inside.output
+
+
+def test_the_build_of_an_event_with_no_records_yet_writes_its_empty_index(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"event.yaml": "title: Club night\n"})
+    result = run("build", str(event), "-o", str(tmp_path / "site"))
     assert result.exit_code == 0 and "Built 0 records" in result.output
-    assert "No games to show: pgm reads the .gcg, .gn, .cgp and .ubf files" in result.output
+    assert "Club night" in (tmp_path / "site/index.html").read_text()
+    assert "No games to show" not in result.output  # the warning said why
+    strict = run("build", str(event), "-o", str(tmp_path / "site"), "--strict")
+    assert strict.exit_code == 1 and f"warning: {NO_RECORDS}" in strict.output
+
+
+def test_an_event_of_drafts_only_says_so(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"event.yaml": "draft: true\n", "r1/a.gcg": RECORD})
+    result = run("build", str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 0 and "Built 0 records" in result.output
+    assert "No games to show: every record is marked draft in event.yaml." in result.output
+    assert NO_RECORDS not in result.output
     assert "No games to show" not in run("build", str(SAMPLE_GAMES), "-o",
                                          str(tmp_path / "sample")).output
 
