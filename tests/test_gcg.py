@@ -48,7 +48,7 @@ def test_the_encoding_line_is_read_whatever_ends_it() -> None:
     """A UTF-8 record saved with lone CRs (old Mac editors) or CRLF: line 1 is only
     '#character-encoding UTF-8', and the names are read as UTF-8 without a problem."""
     data = ("#character-encoding UTF-8\n#player1 zoé Zoé Ménard\n#player2 b Bob\n"
-            ">zoé: AEINRST 8D RETAINS +66 66\n").encode("utf-8")
+            ">zoé: AEINRST 8D RETAINS +66 66\n").encode()
     for breaks in (b"\r", b"\r\n"):
         record = parse_gcg(data.replace(b"\n", breaks), "m.gcg")
         assert record.encoding == "utf-8" and record.diagnostics == ()
