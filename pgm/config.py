@@ -164,12 +164,15 @@ def _matches(pattern: str, relative: str, name: str) -> bool:
                                   fnmatch.fnmatch(shown_name(name), pattern))
 
 
-def names_an_event(path: Path) -> bool:
-    """Whether the ``event.yaml`` at ``path`` sets a key of the event as a whole (title,
-    base_url, ...), which only an event's root ``event.yaml`` may: how ``pgm check``
-    tells the folder of a record's event from the folders inside it."""
-    entries = read_entries(path, DiagnosticSink(str(path)))
-    return any(entry.key in _EVENT_KEYS for entry in entries)
+def event_claim(path: Path) -> int:
+    """How surely the ``event.yaml`` at ``path`` is an event's root, for ``pgm check``
+    to tell the folder of a record's event from the folders inside it: 2 when it sets a
+    key only a root may (``base_url``, ``theme``, ``description``...), 1 when it sets
+    ``title`` (an event's, or the games' of a division below one), else 0."""
+    keys = {entry.key for entry in read_entries(path, DiagnosticSink(str(path)))}
+    if any(key in _EVENT_KEYS and key not in _GAME_KEYS for key in keys):
+        return 2
+    return 1 if "title" in keys else 0
 
 
 def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | None = None

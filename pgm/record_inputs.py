@@ -4,11 +4,12 @@ record: an event whose ``event.yaml`` says ``lexicon: FRA24`` checks its French 
 against the French tile set, as its site shows them.
 
 A path belongs to the event of the nearest folder at or above it whose ``event.yaml``
-sets a key of the whole event (``title``, ``base_url``...: only an event's root
-``event.yaml`` may), else of the outermost folder at or above it that holds an
+sets a key only an event's root may (``base_url``, ``theme``...), else of the outermost
+one whose ``event.yaml`` sets ``title`` (also a game key: a division's folder may set
+it for its games), else of the outermost folder at or above it that holds an
 ``event.yaml``: a director checks ``round-3/table-1.gcg`` of an event configured at
-its top. A folder with neither is an event of its own, searched as ``pgm build``
-searches it; a file with neither gets the defaults, and nothing else is read.
+its top. A folder with none is an event of its own, searched as ``pgm build``
+searches it; a file with none gets the defaults, and nothing else is read.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pgm.config import CONFIG_NAME, ConfigSet, GameSettings, load_configs, names_an_event
+from pgm.config import CONFIG_NAME, ConfigSet, GameSettings, event_claim, load_configs
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import RECORD_EXTENSIONS, shown_name, skipped_warnings, walk_records
 
@@ -116,14 +117,17 @@ def event_root(folder: Path) -> Path | None:
     ``event.yaml``. Paths are taken as written, links not followed, so the event
     reached through a link is named through it."""
     absolute = Path(os.path.abspath(folder))
-    outermost = None
+    outermost: list[Path | None] = [None, None]
+    """The outermost folder whose event.yaml claims 0 and 1 (see event_claim)."""
     for above in (absolute, *absolute.parents):
         config = above / CONFIG_NAME
         if config.is_file():
-            if names_an_event(config):
+            claim = event_claim(config)
+            if claim == 2:
                 return _named(above, folder)
-            outermost = above
-    return _named(outermost, folder) if outermost is not None else None
+            outermost[claim] = above
+    found = outermost[1] or outermost[0]
+    return _named(found, folder) if found is not None else None
 
 
 def _named(above: Path, folder: Path) -> Path:

@@ -117,3 +117,20 @@ def test_the_event_is_the_folder_whose_event_yaml_names_it(tmp_path, monkeypatch
     assert warnings, "the French record scores wrong without the season's lexicon"
     for named in ("season/open", "season/open/round-1", "season/open/round-1/g.gcg"):
         assert sorted(run("check", named).stdout.splitlines()) == warnings, named
+
+
+def test_a_divisions_title_does_not_make_it_an_event(tmp_path, monkeypatch) -> None:
+    """The event's root names the tiles and the title; a division's event.yaml titles
+    its games only: check reads the division's record with the root's French tiles,
+    as the build of the event does."""
+    make_event(tmp_path / "club", {"event.yaml": "title: Open de Paris\ndistribution: french\n",
+                                   "DivA/event.yaml": "title: Poule A\n",
+                                   "DivA/p.gcg": _unlabelled_french()})
+    monkeypatch.chdir(tmp_path)
+    built = run_build("club", "-o", str(tmp_path / "site"))
+    assert built.exit_code == 0 and ": warning: " not in built.output
+    for named in ("club/DivA", "club/DivA/p.gcg"):
+        checked = run("check", named)
+        assert (checked.exit_code, checked.stdout) == (0, ""), named
+    monkeypatch.chdir(tmp_path / "club/DivA")
+    assert run("check", "p.gcg").stdout == ""
