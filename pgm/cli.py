@@ -97,21 +97,24 @@ def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
     for diagnostic in result.diagnostics:
         click.echo(str(diagnostic), err=True)
     if not quiet or result.failed(strict):
-        click.echo(_summary(result, strict), err=True)
+        click.echo(_summary(result, strict, event_dir), err=True)
     sys.exit(1 if result.failed(strict) else 0)
 
 
-def _summary(result: BuildResult, strict: bool) -> str:
+def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
+    """The build's last lines; records are named from where pgm runs, as its problems
+    are, so that a terminal or an editor opens them."""
+    def named(records: list[str]) -> str:
+        return ", ".join(shown_name(str(event_dir / record)) for record in records)
+
     lines = [f"Built {result.games} record{'s' if result.games != 1 else ''}, "
              f"{result.pages} pages in {result.seconds:.2f} s: {result.errors} error(s), "
              f"{result.warnings} warning(s). Open {shown_name(str(result.out / 'index.html'))}"]
     shown = [record for record in result.broken_games if record not in result.not_shown]
     if shown:
-        lines.append("Records with errors (rendered up to the problem): " +
-                     ", ".join(map(shown_name, shown)))
+        lines.append("Records with errors (rendered up to the problem): " + named(shown))
     if result.not_shown:
-        lines.append("Records not shown (a page says why): " +
-                     ", ".join(map(shown_name, result.not_shown)))
+        lines.append("Records not shown (a page says why): " + named(result.not_shown))
     if result.records and not result.games:  # with no records, a warning says what pgm reads
         lines.append("No games to show: every record is marked draft in event.yaml.")
     if result.failed(strict):

@@ -174,10 +174,13 @@ def test_the_summary_tells_records_not_shown_from_records_shown_up_to_an_error(
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", refusing_b)
-    result = run("build", str(event), "--jobs", "1")
+    monkeypatch.chdir(tmp_path)
+    result = run("build", "ev", "--jobs", "1")
     assert result.exit_code == 1
-    assert "Records with errors (rendered up to the problem): c.gcg\n" in result.output
-    assert "Records not shown (a page says why): b.gcg" in result.output
+    # named from where pgm runs, as the problems are: an editor opens them
+    assert "ev/c.gcg:37: error: " in result.output
+    assert "Records with errors (rendered up to the problem): ev/c.gcg\n" in result.output
+    assert "Records not shown (a page says why): ev/b.gcg" in result.output
 
 
 def test_the_watch_log_says_kept_pages_only_when_some_were_kept(tmp_path, capsys) -> None:
