@@ -62,6 +62,11 @@ class BuildError(Exception):
     """The build cannot start or finish; nothing was changed in the output folder."""
 
 
+class OutputFolderError(BuildError):
+    """The output folder is one pgm must not write (see pgm.output.check_output): no
+    edit of the event's files can change that, so ``pgm watch`` stops on it."""
+
+
 @dataclass(frozen=True)
 class BuildOptions:
     event_dir: Path
@@ -181,7 +186,7 @@ def _read_event(options: BuildOptions, out: Path
     try:
         check_output(out, root, _records_below(out, root, found))
     except OutputError as exc:
-        raise BuildError(str(exc)) from None
+        raise OutputFolderError(str(exc)) from None
     state = load_state(out, found) if (out / MARKER).is_file() else None
     sources = make_sources(root, found, state.slugs() if state is not None else None)
     configs = load_configs(root, found, {"base_url": options.base_url})

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from pgm import __version__
-from pgm.build import BuildError, BuildOptions, BuildResult
+from pgm.build import BuildError, BuildOptions, BuildResult, OutputFolderError
 from pgm.build import build as build_site
 from pgm.config import base_url_problem
 from pgm.diagnostics import Severity
@@ -193,8 +193,11 @@ def watch(event_dir: Path, out: Path | None, base_url: str | None) -> None:
     from pgm.live import watch as watch_site  # the file watcher only for this command
 
     click.echo(f"Watching {event_dir} (Ctrl-C to stop)", err=True)
-    with contextlib.suppress(KeyboardInterrupt):
-        watch_site(BuildOptions(event_dir, out, False, base_url), _RebuildLog())
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            watch_site(BuildOptions(event_dir, out, False, base_url), _RebuildLog())
+    except OutputFolderError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 @main.command()

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import watchfiles
 
-from pgm.build import BuildError, BuildOptions, BuildResult, build
+from pgm.build import BuildError, BuildOptions, BuildResult, OutputFolderError, build
 from pgm.discover import RECORD_EXTENSIONS
 
 Report = Callable[[BuildResult | BuildError], None]
@@ -69,8 +69,12 @@ def _folder_came_or_went(change: watchfiles.Change, path: Path) -> bool:
 
 
 def rebuild(options: BuildOptions, report: Report) -> BuildResult | None:
+    """Build and report the result, or the error that stopped it (None then); an output
+    folder pgm must not write is raised: waiting for changes would not mend it."""
     try:
         result = build(options)
+    except OutputFolderError:
+        raise
     except BuildError as exc:
         report(exc)
         return None

@@ -372,3 +372,18 @@ def test_serve_stops_on_sigterm_like_ctrl_c_and_puts_the_handler_back(tmp_path) 
     assert not caught  # serve's handler took the signal, not the one it replaced
     assert after is handler
     assert not where["out"].exists()
+
+
+@pytest.mark.parametrize("out", ["mysite", "ev"])
+def test_watch_stops_at_once_on_an_output_folder_it_must_not_write(tmp_path, out) -> None:
+    """A folder pgm did not make, or the event itself: no edit of a record mends that,
+    so pgm watch says why and exits, as pgm build does, instead of waiting."""
+    make_event(tmp_path / "ev", {"g.gcg": RECORD})
+    (tmp_path / "mysite").mkdir()
+    (tmp_path / "mysite/notes.txt").write_text("mine")
+    done = subprocess.run([sys.executable, "-m", "pgm", "watch", "ev", "-o", out],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "Error: the output folder " in done.stderr
+    assert (tmp_path / "mysite/notes.txt").read_text() == "mine"
+    assert sorted(p.name for p in (tmp_path / "ev").iterdir()) == ["g.gcg"]
