@@ -4,12 +4,19 @@ pgm only ever deletes what it created: a folder it built carries a marker file, 
 existing folder without the marker is never replaced. The new site is written to a
 sibling staging folder and exchanged with the old one in a single rename, so a
 spectator never loads a half-written page and a failed build leaves the previous site.
+
+An output folder given as a link (``public -> /srv/www/club``) stays a link: the site is
+staged beside the folder it leads to and swapped into that folder, and the folder a full
+build replaces passes its mode, group and owner on to the new one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import shutil
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -22,7 +29,9 @@ class OutputError(Exception):
 
 
 def check_output(out: Path, event: Path, records: list[Path]) -> None:
-    """Refuse the event folder itself, a folder holding its records, or a repository."""
+    """Refuse the event folder itself, a folder holding its records, or a repository; for
+    a link, these rules apply to the folder it leads to."""
+    _check_link(out)
     out_real, event_real = out.resolve(), event.resolve()
     if out_real == event_real or out_real in event_real.parents:
         raise OutputError(f"the output folder {out} contains the event folder {event_real}; "
@@ -47,25 +56,76 @@ def check_output(out: Path, event: Path, records: list[Path]) -> None:
                               "replaces folders it created)")
 
 
+def _check_link(out: Path) -> None:
+    """Refuse a link pgm cannot follow to a folder: a loop of links, or a link to a
+    folder that does not exist in a folder that does not exist either."""
+    try:
+        os.path.realpath(out, strict=True)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OutputError(f"the output folder {out} is a loop of links; point it at "
+                              "a folder") from None
+    target = site_folder(out)
+    if os.path.islink(out) and not out.exists() and not target.parent.is_dir():
+        raise OutputError(f"the output folder {out} is a link to {target}, and "
+                          f"{target.parent} does not exist; create it or change the link")
+
+
+def site_folder(out: Path) -> Path:
+    """The folder the site goes to: ``out`` itself, or the folder it leads to when it is a
+    link. The link is the user's: pgm stages beside its target and swaps the target,
+    and never replaces or moves the link."""
+    return Path(os.path.realpath(out))
+
+
 def staging_folder(out: Path) -> Path:
-    """A fresh folder beside ``out`` (same filesystem, so the final rename is atomic)."""
+    """A fresh folder beside ``out``'s target (same filesystem, so the final rename is
+    atomic), with the owner, group and mode of the folder it will replace, set before
+    anything is written in it: its subfolders then inherit a setgid group."""
     out.parent.mkdir(parents=True, exist_ok=True)
+    target = site_folder(out)
     remove_leftovers(out)
-    stage = out.parent / f".{out.name}.pgm-new-{os.getpid()}"
+    stage = target.parent / f".{target.name}.pgm-new-{os.getpid()}"
     if stage.exists():
         shutil.rmtree(stage)
     stage.mkdir()
+    _take_attributes(stage, target, writable=True)
     (stage / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
     return stage
 
 
+def _take_attributes(stage: Path, target: Path, writable: bool) -> None:
+    """Give ``stage`` the group, owner and mode of the folder ``target`` (if there is one):
+    a web server's docroot set up by hand (group www-data, setgid) stays so. An owner
+    or group this user cannot give is left as it is. ``writable``: keep the folder
+    writable for its owner while pgm still writes in it."""
+    try:
+        want = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    have = os.stat(stage)
+    if have.st_gid != want.st_gid:  # the group first: a user may give a group of theirs
+        with contextlib.suppress(PermissionError):
+            os.chown(stage, -1, want.st_gid)
+    if have.st_uid != want.st_uid:  # another owner only as root
+        with contextlib.suppress(PermissionError):
+            os.chown(stage, want.st_uid, -1)
+    mode = stat.S_IMODE(want.st_mode)
+    os.chmod(stage, mode | stat.S_IRWXU if writable else mode)
+
+
 def remove_leftovers(out: Path) -> None:
-    """Staging and old folders of a build that was killed; only ones pgm marked."""
-    for pattern in (f".{out.name}.pgm-new-*", f".{out.name}.pgm-old-*"):
-        for folder in out.parent.glob(pattern):
+    """Staging and old folders of a build that was killed; only ones pgm marked (never a
+    link: a link is the user's)."""
+    target = site_folder(out)
+    for pattern in (f".{target.name}.pgm-new-*", f".{target.name}.pgm-old-*"):
+        for folder in target.parent.glob(pattern):
             pid = folder.name.rsplit("-", 1)[-1]
-            if (folder / MARKER).is_file() and not build_alive(pid):
-                shutil.rmtree(folder, ignore_errors=True)
+            if not folder.is_symlink() and (folder / MARKER).is_file() \
+                    and not build_alive(pid):
+                _remove_tree(folder, ignore_errors=True)
 
 
 def build_alive(pid: str) -> bool:
@@ -82,22 +142,33 @@ def build_alive(pid: str) -> bool:
 
 
 def publish(stage: Path, out: Path) -> None:
-    """Put ``stage`` in place of ``out``; the old site (if any) is removed afterwards."""
-    if not out.exists():
-        os.rename(stage, out)
+    """Put ``stage`` in place of ``out``'s target, with that folder's mode as it is now;
+    the old site (if any) is removed afterwards."""
+    target = site_folder(out)
+    if not target.exists():
+        os.rename(stage, target)
         return
-    if _exchange(stage, out):
-        shutil.rmtree(stage)
+    _take_attributes(stage, target, writable=False)
+    if _exchange(stage, target):
+        _remove_tree(stage)
         return
-    old = out.parent / f".{out.name}.pgm-old-{os.getpid()}"
-    os.rename(out, old)
-    os.rename(stage, out)
-    shutil.rmtree(old)
+    old = target.parent / f".{target.name}.pgm-old-{os.getpid()}"
+    os.rename(target, old)
+    os.rename(stage, target)
+    _remove_tree(old)
 
 
 def discard(stage: Path) -> None:
     if stage.exists():
-        shutil.rmtree(stage, ignore_errors=True)
+        _remove_tree(stage, ignore_errors=True)
+
+
+def _remove_tree(folder: Path, ignore_errors: bool = False) -> None:
+    """Remove a folder pgm made, even one given a mode read-only for its owner (the
+    mode of the folder it replaced)."""
+    with contextlib.suppress(OSError):
+        os.chmod(folder, stat.S_IMODE(os.lstat(folder).st_mode) | stat.S_IRWXU)
+    shutil.rmtree(folder, ignore_errors=ignore_errors)
 
 
 _RENAME_EXCHANGE = 2
@@ -106,6 +177,7 @@ _AT_FDCWD = -100
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two paths in one step with Linux ``renameat2``; False where unsupported.
+    ``renameat2`` swaps a link itself, not its target: callers pass resolved paths.
     ctypes is loaded here, the one place that needs it, not at every start of pgm."""
     import ctypes
     import ctypes.util
@@ -118,8 +190,12 @@ def _exchange(a: Path, b: Path) -> bool:
         renameat2 = libc.renameat2
     except (OSError, AttributeError):
         return False
-    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
-    return bool(result == 0)
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    error = ctypes.get_errno()
+    if error in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.EPERM):  # unsupported
+        return False
+    raise OSError(error, os.strerror(error), os.fspath(b), None, os.fspath(a))
 
 
 def write_files(folder: Path, files: Iterable[tuple[str, str | bytes]]) -> None:

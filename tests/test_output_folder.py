@@ -1,0 +1,160 @@
+"""The output folder as the user set it up: a link to a web server's folder, a docroot
+with its own group, mode and setgid bit. pgm builds into it and leaves those alone."""
+
+from __future__ import annotations
+
+import grp
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS
+from sitehelpers import make_event, run_build
+
+from pgm.output import MARKER
+
+GOOD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+
+
+def _event(tmp_path: Path) -> Path:
+    return make_event(tmp_path / "ev", {"event.yaml": "title: Club night\n", "g.gcg": GOOD})
+
+
+def _hidden(*folders: Path) -> list[str]:
+    """Staging or old folders (or moved links) left beside the output."""
+    return [p.name for folder in folders for p in folder.iterdir() if p.name.startswith(".")]
+
+
+def test_a_linked_output_folder_stays_a_link_and_its_target_gets_the_site(tmp_path) -> None:
+    """``public -> /srv/www/club``: the site lands in the club folder, staged beside it (not
+    beside the link, which may be on another filesystem), through every later build."""
+    event = _event(tmp_path)
+    club = tmp_path / "srv" / "www" / "club"
+    club.mkdir(parents=True)
+    (tmp_path / "pub").mkdir()
+    link = tmp_path / "pub" / "public"
+    link.symlink_to("../srv/www/club", target_is_directory=True)
+    for title in ("Club night", "Club night, round 2"):  # the second is a full rebuild
+        (event / "event.yaml").write_text(f"title: {title}\n")
+        result = run_build(str(event), "-o", str(link))
+        assert result.exit_code == 0, result.output
+        assert link.is_symlink() and os.readlink(link) == "../srv/www/club"
+        assert (club / MARKER).is_file()
+        assert f"<h1>{title}</h1>" in (club / "index.html").read_text()
+        assert _hidden(tmp_path / "pub", club.parent) == []
+    (event / "g.gcg").write_bytes(GOOD.rstrip(b"\n") + b"\n#note changed\n")  # in place
+    assert run_build(str(event), "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and (club / MARKER).is_file()
+    assert _hidden(tmp_path / "pub", club.parent) == []
+
+
+def test_a_link_to_a_folder_pgm_did_not_make_is_refused_as_that_folder_would_be(
+        tmp_path) -> None:
+    event = _event(tmp_path)
+    www = tmp_path / "www"
+    www.mkdir()
+    (www / "about.html").write_text("the club's own page")
+    link = tmp_path / "public"
+    link.symlink_to(www, target_is_directory=True)
+    result = run_build(str(event), "-o", str(link))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "is not empty and was not made by pgm build" in result.output
+    assert link.is_symlink() and os.listdir(www) == ["about.html"]
+    assert _hidden(tmp_path) == []
+
+
+def test_a_link_to_a_folder_not_made_yet_gets_the_site_in_that_folder(tmp_path) -> None:
+    event = _event(tmp_path)
+    link = tmp_path / "public"
+    link.symlink_to("club")
+    assert run_build(str(event), "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and (tmp_path / "club" / "index.html").is_file()
+
+
+@pytest.mark.parametrize(("target", "message"), [
+    ("loop", "the output folder {link} is a loop of links; point it at a folder"),
+    ("gone/club", "the output folder {link} is a link to {tmp}/gone/club, and {tmp}/gone "
+                  "does not exist; create it or change the link")])
+def test_a_link_pgm_cannot_follow_to_a_folder_is_refused_before_anything_is_written(
+        tmp_path, target: str, message: str) -> None:
+    event = _event(tmp_path)
+    link = tmp_path / "loop" if target == "loop" else tmp_path / "public"
+    link.symlink_to(target)
+    result = run_build(str(event), "-o", str(link))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert message.format(link=link, tmp=tmp_path.resolve()) in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ev", link.name]
+    assert os.readlink(link) == target
+
+
+def _other_group() -> int | None:
+    """A group the test may give a folder: another of the user's groups, or any for root."""
+    mine = os.getegid()
+    if os.geteuid() == 0:
+        return next((g.gr_gid for g in grp.getgrall() if g.gr_gid != mine), mine + 1)
+    return next((g for g in os.getgroups() if g != mine), None)
+
+
+@pytest.mark.parametrize("mode", [0o2775, 0o750], ids=oct)
+def test_a_full_build_keeps_the_output_folders_mode_group_and_owner(tmp_path,
+                                                                    mode: int) -> None:
+    """A docroot prepared for the web server (group www-data, setgid) stays so after every
+    full build, and the folders pgm makes in it inherit its group."""
+    event = _event(tmp_path)
+    out = tmp_path / "pub"
+    out.mkdir()
+    group = _other_group()
+    if group is not None:  # else only the mode is checked: the user has one group
+        os.chown(out, -1, group)
+    os.chmod(out, mode)
+    before = os.stat(out)
+    for title in ("Club night", "Club night, round 2"):  # both are full builds
+        (event / "event.yaml").write_text(f"title: {title}\n")
+        result = run_build(str(event), "-o", str(out))
+        assert result.exit_code == 0, result.output
+        assert f"<h1>{title}</h1>" in (out / "index.html").read_text()
+        after = os.stat(out)
+        assert stat.S_IMODE(after.st_mode) == mode
+        assert (after.st_uid, after.st_gid) == (before.st_uid, before.st_gid)
+        if mode & stat.S_ISGID:
+            for made in (out / "static", out / MARKER, out / "g" / "index.html"):
+                assert made.stat().st_gid == before.st_gid, made
+            assert (out / "static").stat().st_mode & stat.S_ISGID
+    assert _hidden(tmp_path) == []
+
+
+def test_the_mode_of_a_linked_folder_is_kept_too(tmp_path) -> None:
+    event = _event(tmp_path)
+    club = tmp_path / "club"
+    club.mkdir()
+    os.chmod(club, 0o2750)
+    (tmp_path / "public").symlink_to(club, target_is_directory=True)
+    assert run_build(str(event), "-o", str(tmp_path / "public")).exit_code == 0
+    assert stat.S_IMODE(club.stat().st_mode) == 0o2750 and (club / "index.html").is_file()
+    assert (tmp_path / "public").is_symlink()
+
+
+def test_an_owner_the_user_may_not_give_is_left_and_the_mode_still_kept(tmp_path,
+                                                                        monkeypatch) -> None:
+    """Not root: the new folder is the user's own, with the old one's mode and group."""
+    event = _event(tmp_path)
+    out = tmp_path / "pub"
+    out.mkdir()
+    if os.geteuid() == 0:  # another user's folder, writable for the group
+        os.chown(out, 65534, -1)
+    os.chmod(out, 0o2770)
+    real_chown = os.chown
+
+    def chown(path, uid: int, gid: int) -> None:
+        if uid != -1:
+            raise PermissionError(1, "Operation not permitted", str(path))
+        real_chown(path, uid, gid)
+
+    monkeypatch.setattr(os, "chown", chown)
+    (out / MARKER).touch()
+    (out / "old.html").touch()  # a site pgm made before: a full build replaces it
+    assert run_build(str(event), "-o", str(out)).exit_code == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o2770 and (out / "index.html").is_file()
+    assert out.stat().st_uid == os.geteuid()
+    assert not (out / "old.html").exists() and _hidden(tmp_path) == []
