@@ -16,9 +16,13 @@ Rule readings the corpus needs (RULES.md §2, §4, §9):
 - The arrangement ends when all 46 units are on the board; there is no marker for it.
   Check is only looked for after that: the reference engine's checkmates during the
   arrangement (scenario_one after 45 drops) are library behaviour, not RULES.md.
-- The game ends only when a Commander is captured. Checkmate, repetition and foul-play
-  losses are **not** detected, so a Result other than ``*`` on a game without a captured
-  Commander is taken as written; a captured Commander must agree with the Result tag.
+- The game ends when a Commander is captured, at checkmate, or when the same position
+  occurs for the fourth time (:mod:`pgm.gungi_ending` says how those are read). A
+  captured Commander is a fact of the record: the Result tag must agree (an error) and no
+  ply may follow (an error that stops the replay). Checkmate and repetition are found by
+  pgm's reading of the rules, so a Result that disagrees with them and plies after them
+  are warnings, and the replay goes on. Foul-play losses and resignations are not
+  detected: a decided Result on a game with no ending found is taken as written.
 - A player may leave its own Commander attacked (RULES.md is silent): this is a warning,
   the replay continues (authored__1, ply 48).
 """
@@ -32,6 +36,7 @@ from pgm import gn
 from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.gn import GnRecord, Ply, Result
 from pgm.gn_moves import Move, MoveKind
+from pgm.gungi_ending import EndKind, GameEnd, Referee
 from pgm.gungi_plies import Refusal, apply
 from pgm.gungi_position import Position, square_name
 from pgm.gungi_rules import in_check, reach_problem
@@ -49,6 +54,8 @@ class GungiReplay:
     """The reader's diagnostics, then the replay's."""
     stopped_at: int | None
     """Index of the ply refused by an error, or None if every playable ply was replayed."""
+    end: GameEnd | None = None
+    """The ply after which the game was over, and how, or None while it is not."""
 
     @property
     def final(self) -> Position:
@@ -81,22 +88,32 @@ def replay(record: GnRecord, start: Position | None = None) -> GungiReplay:
     position = turn_start = start
     positions: list[Position] = []
     stopped: int | None = None
+    referee, end = Referee(start), None
+    late: list[Ply] = []
     for index, ply in enumerate(record.plies[: record.playable]):
         after = step(position, ply)
         if isinstance(after, Refusal):
             sink.error(ply.line, f"{ply.notation}: {after.message}", ply.column)
             stopped = index
             break
-        for warning in _warnings(position, after, ply.move, turn_start):
+        found = _warnings(position, after, ply.move, turn_start)
+        if end is None:
+            end, fouls = referee.after(position, after, ply.move, index + 1, ply.line)
+            found += fouls
+        else:
+            late.append(ply)
+        for warning in found:
             sink.warning(ply.line, f"{ply.notation}: {warning}", ply.column)
         if after.to_move is not position.to_move:
             turn_start = after
         positions.append(after)
         position = after
+    if late and end is not None:
+        _warn_late(late, end, sink)
     if stopped is None:
-        _check_result(record, position, sink)
+        _check_result(record, end, sink)
     diagnostics = record.diagnostics + tuple(sink.items)
-    return GungiReplay(record, start, tuple(positions), diagnostics, stopped)
+    return GungiReplay(record, start, tuple(positions), diagnostics, stopped, end)
 
 
 def step(position: Position, ply: Ply) -> Position | Refusal:
@@ -172,22 +189,34 @@ def _self_check(mover: Colour, turn_start: Position, after: Position) -> str:
     )
 
 
-def _check_result(record: GnRecord, final: Position, sink: DiagnosticSink) -> None:
-    """A captured Commander decides the Result (VALIDATION.md A10.50). A result still
-    ``*`` is one not filled in yet (a game entered while it is played): a warning; any
-    other is an error."""
+def _warn_late(late: list[Ply], end: GameEnd, sink: DiagnosticSink) -> None:
+    """Plies after a checkmate or repetition: one warning, at the first, saying how many
+    follow it (after a captured Commander a ply cannot be played at all)."""
+    first, more = late[0], len(late) - 1
+    message = f"{first.notation}: played after the game ended with ply {end.ply} ({end.words})"
+    if more:
+        plies = f"{more} pl{'ies' if more > 1 else 'y'}"
+        message += f", and so {'are' if more > 1 else 'is'} the {plies} after it " \
+                   f"(to line {late[-1].line})"
+    sink.warning(first.line, message, first.column)
+
+
+def _check_result(record: GnRecord, end: GameEnd | None, sink: DiagnosticSink) -> None:
+    """The Result tag against the game's end (VALIDATION.md A10.50, part B). A result
+    still ``*`` is one not filled in yet (a game entered while it is played): a warning.
+    A decided result that disagrees is an error after a captured Commander, and a warning
+    after a checkmate or repetition, which pgm's reading of the rules found."""
     tag = record.tag("Result")
-    if final.winner is None or tag is None or record.result is None:
+    if end is None or tag is None or record.result is None or record.result is end.result:
         return
-    expected = Result.BLACK_WON if final.winner is Colour.BLACK else Result.WHITE_WON
+    expected = end.result.value
     if record.result is Result.UNFINISHED:
-        sink.warning(tag.line, f'Result "*", but {final.winner.title} captured the Commander: '
-                               f'the game is over, and its result is "{expected.value}"',
-                     tag.column)
-    elif record.result is not expected:
-        sink.error(
-            tag.line,
-            f'Result "{tag.value}" disagrees with the game: {final.winner.title} captured '
-            f'the Commander, so it should be "{expected.value}"',
-            tag.column,
-        )
+        sink.warning(tag.line, f'Result "*", but {end.account}: the game is over, and its '
+                               f'result is "{expected}"', tag.column)
+        return
+    message = f'Result "{tag.value}" disagrees with the game: {end.account}, so it should ' \
+              f'be "{expected}"'
+    if end.kind is EndKind.COMMANDER_CAPTURED:
+        sink.error(tag.line, message, tag.column)
+    else:
+        sink.warning(tag.line, message, tag.column)

@@ -11,15 +11,23 @@ from collections.abc import Callable
 
 from pgm.gn import Ply
 from pgm.gn_moves import Move, MoveKind, Spot
+from pgm.gungi_ending import EndKind, GameEnd
 from pgm.gungi_position import Position, square_name
 from pgm.gungi_units import Colour, Face, Unit
 
 
-def describe(ply: Ply, before: Position, after: Position) -> str:
-    """E.g. "Black's Spy from 6-4 strikes White's Bow on 5-2, tier 1; White is in check"."""
+def describe(ply: Ply, before: Position, after: Position, end: GameEnd | None = None) -> str:
+    """E.g. "Black's Spy from 6-4 strikes White's Bow on 5-2, tier 1; White is in check".
+
+    ``end`` is the game's end when this ply brought it; a captured Commander is seen in
+    the positions, a checkmate or repetition only by the replay.
+    """
     mover = before.to_move
     sentence = _SENTENCES[ply.move.kind](ply.move, before, mover)
-    return sentence + "".join(_consequences(before, after, mover))
+    notes = _consequences(before, after, mover)
+    if end is not None and end.kind is not EndKind.COMMANDER_CAPTURED:
+        notes.append(f"; {end.words}")
+    return sentence + "".join(notes)
 
 
 def _consequences(before: Position, after: Position, mover: Colour) -> list[str]:

@@ -21,8 +21,8 @@ from pgm.export import moves_csv
 from pgm.gn import Comment, CommentKind, GnRecord, Result
 from pgm.gungi import GungiReplay
 from pgm.gungi_describe import describe
+from pgm.gungi_ending import EndKind, GameEnd
 from pgm.gungi_report import gungi_report
-from pgm.gungi_units import Colour
 from pgm.gungi_view import (
     RESULT_WORDS,
     HeaderField,
@@ -68,8 +68,9 @@ def record_title(record: GnRecord) -> str:
 
 
 def is_live(game: GungiReplay) -> bool:
-    """In progress: no Commander captured, and no result or ``Result "*"``."""
-    return not game.final.game_over and game.record.result in (None, Result.UNFINISHED)
+    """In progress: not ended (no Commander captured, no checkmate or repetition), and no
+    result or ``Result "*"``."""
+    return game.end is None and game.record.result in (None, Result.UNFINISHED)
 
 
 _SEAT_RESULTS = {Result.BLACK_WON: ("W", "L"), Result.WHITE_WON: ("L", "W"),
@@ -78,23 +79,25 @@ _SEAT_RESULTS = {Result.BLACK_WON: ("W", "L"), Result.WHITE_WON: ("L", "W"),
 
 def seat_results(game: GungiReplay) -> tuple[str, ...]:
     """``W``/``L``/``T`` for Black and White, as :func:`status_words` tells the result;
-    empty while nobody has won."""
+    empty while the game has not ended."""
     result = game.record.result
-    if result in _SEAT_RESULTS:
-        return _SEAT_RESULTS[result]
-    winner = game.final.winner
-    if winner is None:
-        return ()
-    return ("W", "L") if winner is Colour.BLACK else ("L", "W")
+    if result not in _SEAT_RESULTS and game.end is not None:
+        result = game.end.result
+    return _SEAT_RESULTS.get(result, ()) if result is not None else ()
 
 
 def status_words(game: GungiReplay) -> str:
-    result = game.record.result
-    if result is not None and result is not Result.UNFINISHED:
-        return RESULT_WORDS[result]
-    if game.final.winner is not None:
-        return f"{game.final.winner.title} wins"
-    return "in progress"
+    """The Result tag in words; a checkmate or repetition that agrees with it (or ends a
+    game whose result is not filled in) is named, e.g. "Black wins by checkmate"."""
+    result, end = game.record.result, game.end
+    decided = result is not None and result is not Result.UNFINISHED
+    if end is None or (decided and result is not end.result):
+        return RESULT_WORDS[result] if decided and result is not None else "in progress"
+    if end.kind is EndKind.CHECKMATE:
+        return f"{RESULT_WORDS[end.result]} by checkmate"
+    if end.kind is EndKind.REPETITION:
+        return "draw by repetition"
+    return RESULT_WORDS[end.result]
 
 
 # ---------------------------------------------------------------------------------------
@@ -106,7 +109,9 @@ def render_gungi_game(env: jinja2.Environment, entry: GameEntry, game: GungiRepl
     """Yield (file name inside the game folder, content) for every file of the game."""
     event = common["event"]
     problems = problems_by_ply(game)
-    summaries = tuple(describe(ply, game.before(i), after)
+    end = game.end
+    summaries = tuple(describe(ply, game.before(i), after,
+                               end if end is not None and end.ply == i + 1 else None)
                       for i, (ply, after) in enumerate(zip(game.record.plies, game.positions,
                                                            strict=False)))
     flagged = frozenset(n for n, found in enumerate(problems, start=1) if found)
@@ -153,7 +158,8 @@ def _overview(env: jinja2.Environment, game: GungiReplay, base: dict[str, Any],
         base, problems=sorted(game.diagnostics, key=lambda d: (d.line, d.column or 0)),
         comments=comment_blocks(game.record.comments_after(0), allow_html),
         board=board_view(final), board_caption="Position at the end of the record",
-        sides=side_views(final, game.record), status=status_lines(final), current=None,
+        sides=side_views(final, game.record, _ends_at(game, len(game.positions))),
+        status=status_lines(final, game.end, len(game.positions)), current=None,
         canonical=canonical(base, "index.html"))
 
 
@@ -171,11 +177,21 @@ def _ply_context(entry: GameEntry, game: GungiReplay, index: int, move_text: str
         move_text=move_text, notation=ply.notation, mover=game.before(index).to_move.title,
         board=board_view(after, moved_from, moved_to),
         board_caption=f"Board after ply {number}, {ply.notation}: {move_text}",
-        sides=side_views(after, game.record), status=status_lines(after),
+        sides=side_views(after, game.record, _ends_at(game, number)),
+        status=status_lines(after, _ended_by(game, number), number),
         comments=comment_blocks(game.record.comments_after(number), allow_html),
         problems=list(problems), current=number, nav=navigation(number, total),
         plies=window.rows(base["plies"]), plies_before=window.before,
         plies_after=window.after, canonical=canonical(base, f"{number}.html"))
+
+
+def _ended_by(game: GungiReplay, number: int) -> GameEnd | None:
+    """The game's end if it came with ply ``number`` or before."""
+    return game.end if game.end is not None and game.end.ply <= number else None
+
+
+def _ends_at(game: GungiReplay, number: int) -> bool:
+    return game.end is not None and game.end.ply == number
 
 
 def problems_by_ply(game: GungiReplay) -> Problems:

@@ -4,12 +4,17 @@ Shape::
 
     {"path": ..., "game": "gungi", "players": [black_name, white_name],
      "diagnostics": [...], "events": [...], "final_position": position | null,
-     "result": "1 - 0" | "0 - 1" | "1/2 - 1/2" | "*" | null}
+     "result": "1 - 0" | "0 - 1" | "1/2 - 1/2" | "*" | null, "stopped_at": line | null,
+     "end": {"ply": n, "line": line, "kind": kind, "winner": "black" | "white" | null}
+            | null}
 
 Players are listed Black first because Black moves first; names come from the Black and
 White tags, else "Black" / "White". ``result`` is the Result tag as written (null when the
 tag is absent, empty or not one of the four values). ``final_position`` is the position
-after the last replayed ply, null when no ply was replayed.
+after the last replayed ply, null when no ply was replayed. ``end`` is the ply after
+which the game was over (numbered from 1, with its line), ``kind`` how it ended
+(``commander_captured``, ``checkmate`` or ``repetition``; see :mod:`pgm.gungi_ending`) and
+the ``winner`` (null for a draw by repetition); null while the game has not ended.
 
 Each event is one replayed ply (a ply refused by an error and everything after it has no
 event): ``line``, ``player`` ("black"/"white", the side that played it), ``kind``,
@@ -43,6 +48,7 @@ from typing import Any
 from pgm import gungi
 from pgm.config import GameSettings
 from pgm.diagnostics import Diagnostic
+from pgm.gungi_ending import GameEnd
 from pgm.gungi_position import Position, square_name
 from pgm.gungi_units import Colour
 
@@ -71,8 +77,16 @@ def gungi_report(data: bytes, path: str, _settings: GameSettings | None = None
         "final_position": events[-1]["position"] if events else None,
         "result": record.result.value if record.result else None,
         "stopped_at": game.stopped_line,
+        "end": end_json(game.end),
     }
     return report, diagnostics
+
+
+def end_json(end: GameEnd | None) -> dict[str, Any] | None:
+    if end is None:
+        return None
+    return {"ply": end.ply, "line": end.line, "kind": end.kind.value,
+            "winner": end.winner.value if end.winner else None}
 
 
 def position_json(position: Position) -> dict[str, Any]:

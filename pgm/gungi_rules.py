@@ -26,6 +26,7 @@ from __future__ import annotations
 import enum
 import functools
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 
@@ -236,12 +237,57 @@ def reach_problem(position: Position, source: int, tier: int, target: int) -> st
 def in_check(position: Position) -> frozenset[Colour]:
     """The sides whose Commander the other side could capture with its next ply."""
     z = zones(position)
-    return frozenset(
-        colour
-        for colour in Colour
+    return frozenset(colour for colour in Colour if commander_attacked(position, colour, z))
+
+
+def commander_attacked(position: Position, colour: Colour, z: Zones | None = None) -> bool:
+    """Whether the other side could capture ``colour``'s Commander with its next ply."""
+    if z is None:
+        z = zones(position)
+    return any(
+        _attacked(position, square, tier, colour.other, z)
         for square, tier in position.find(Face.COMMANDER, colour)
-        if _attacked(position, square, tier, colour.other, z)
     )
+
+
+def destinations(position: Position, source: int, z: Zones) -> Iterator[int]:
+    """Every square the top unit of ``source`` can reach in one move, blocking included
+    (what it may do there, stack or capture, is for the landing rules to say)."""
+    tower = position.towers[source]
+    unit, tier = tower[-1], len(tower) - 1
+    seen: set[int] = set()
+    for vector in vectors(unit.face, tier, source in z.of(unit.colour)):
+        for target in _vector_squares(source, vector, unit):
+            if target in seen:
+                continue
+            seen.add(target)
+            if reach(position, source, tier, unit, target, z).verdict is Verdict.REACHABLE:
+                yield target
+
+
+def _vector_squares(source: int, vector: Vector, unit: Unit) -> list[int]:
+    """Where ``vector`` could land on an empty board: one square, or a whole ray."""
+    col, row = col_of(source), row_of(source)
+    dc, dr = _board_step(unit, vector.dx, vector.dy)
+    squares = []
+    col, row = col + dc, row + dr
+    while on_board(col, row):
+        squares.append(square_of(col, row))
+        if not vector.slide:
+            break
+        col, row = col + dc, row + dr
+    return squares
+
+
+def route(source: int, tier: int, unit: Unit, target: int, z: Zones) -> frozenset[int]:
+    """Every square that a move of ``unit`` (on tier ``tier`` of ``source``) to ``target``
+    passes over, by any vector that lands there: where a unit put in the way might stop it."""
+    squares: set[int] = set()
+    for vector in vectors(unit.face, tier, source in z.of(unit.colour)):
+        passed = _passed_squares(source, vector, unit, target)
+        if passed is not None:
+            squares.update(passed)
+    return frozenset(squares)
 
 
 def _attacked(position: Position, square: int, tier: int, by: Colour, z: Zones) -> bool:

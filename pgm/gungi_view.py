@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from pgm.gn import GnRecord, Ply, Result
 from pgm.gn_moves import MoveKind
+from pgm.gungi_ending import GameEnd
 from pgm.gungi_position import SIZE, Position, Tower, row_of, square_name, square_of
 from pgm.gungi_units import START_HAND, Colour, Face, Unit
 
@@ -221,28 +222,39 @@ def ply_squares(ply: Ply) -> tuple[frozenset[int], frozenset[int]]:
 # Hands, captures, status
 
 
-def side_views(position: Position, record: GnRecord) -> tuple[SideView, SideView]:
-    """Black's and White's side of ``position``, Black first as it moves first."""
-    black, white = (_side(position, record, c) for c in (Colour.BLACK, Colour.WHITE))
+def side_views(position: Position, record: GnRecord, over: bool = False
+               ) -> tuple[SideView, SideView]:
+    """Black's and White's side of ``position``, Black first as it moves first; ``over``
+    when the game ended in this position (nobody is then to move)."""
+    black, white = (_side(position, record, c, over) for c in (Colour.BLACK, Colour.WHITE))
     return black, white
 
 
-def _side(position: Position, record: GnRecord, colour: Colour) -> SideView:
+def _side(position: Position, record: GnRecord, colour: Colour, over: bool) -> SideView:
     hand = position.hand(colour)
     units = tuple(HandUnit(unit_view(Unit.of(code, colour)), count) for code, count in hand.counts)
     on_board = sum(u.colour is colour for _, tower in position.occupied() for u in tower)
     lost = tuple(unit_view(u) for u in position.captured if u.colour is colour)
-    to_move = position.to_move is colour and not position.game_over
+    to_move = position.to_move is colour and not position.game_over and not over
     return SideView(colour.value, colour.title, record.value(colour.title) or "", to_move,
                     colour in position.in_check, on_board, units, hand.total, lost)
 
 
-def status_lines(position: Position) -> tuple[str, ...]:
-    """Who is to move and what they owe, check, and whether the game is over."""
+def status_lines(position: Position, end: GameEnd | None = None, ply: int = 0
+                 ) -> tuple[str, ...]:
+    """Who is to move and what they owe, check, and whether the game is over.
+
+    ``position`` stands after ply ``ply``; ``end`` is how the game ended, given when it
+    had by then. A record may go on after a checkmate or repetition (with a warning):
+    its later positions say when the game ended, then what they hold.
+    """
     if position.winner is not None:
         return (f"{position.winner.title} captured the Commander and wins.",)
+    if end is not None and end.ply == ply:
+        return (end.status,)
     mover = position.to_move.title
-    lines = []
+    lines = [f"The game ended with ply {end.ply} ({end.words}); the record goes on."] \
+        if end is not None else []
     if position.rearrangement is not None:
         lines.append(f"{mover} to move: must place the captured Lance as "
                      f"{position.rearrangement}.")

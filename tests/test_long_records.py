@@ -30,12 +30,22 @@ GUNGI_REAL = {"gungi-sample.gn": (SAMPLE_GAMES / "exhibition/gungi-sample.gn").r
 
 def long_gungi(plies: int) -> bytes:
     """A legal record of ``plies`` plies: the initial arrangement, then each Commander
-    stepping to the empty square diagonally in front of it and back, over and over."""
-    steps = (("O-<4-8-0>3-7-0", "O-<4-0-0>3-1-0"), ("O-<3-7-0>4-8-0", "O-<3-1-0>4-0-0"))
+    walking round the squares in front of it, Black's round four and White's round three
+    (so that the two walks line up again only every 12 groups), and in every 33rd group a
+    Black Pawn stepping forward instead, for good: no position comes a fourth time, which
+    would draw the game by repetition."""
+    black = ("O-<4-8-0>3-7-0", "O-<3-7-0>4-7-2", "O-<4-7-2>5-7-0", "O-<5-7-0>4-8-0")
+    white = ("O-<4-0-0>3-1-0", "O-<3-1-0>4-1-2", "O-<4-1-2>4-0-0")
+    pawns = [f"{code}<{col}-{row}-0>{col}-{row - 1}-0" for row in (6, 5)
+             for col, code in enumerate(["PZ"] * 7 + ["PV", "PG"])]
     lines = [ARRANGEMENT.rstrip(b"\n").decode()]
+    walked = 0
     for group in range(24, 24 + (plies - 46) // 2):
-        black, white = steps[group % 2]
-        lines.append(f"{group}. {black} {white}")
+        if (group - 24) % 33 == 32:
+            move = pawns.pop(0)
+        else:
+            move, walked = black[walked % 4], walked + 1
+        lines.append(f"{group}. {move} {white[(group - 24) % 3]}")
     return ("\n".join(lines) + "\n").encode()
 
 
