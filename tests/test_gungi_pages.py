@@ -279,7 +279,8 @@ def test_a_broken_record_among_good_games(tmp_path) -> None:
     assert result.exit_code == 1
     assert ("broken.gn:4:4: error: PZ<0-6-0>0-5-0: only drops are allowed until all 46 "
             "units are placed (initial arrangement)") in result.output
-    assert "Records with errors (rendered up to the problem): broken.gn" in result.output
+    assert ("Records with errors (rendered up to the problem): "
+            f"{event / 'broken.gn'}") in result.output
     out = tmp_path / "o"
     assert (out / "good/index.html").is_file() and (out / "good-2/64.html").is_file()
     pages = sorted(int(p.stem) for p in (out / "broken").glob("[0-9]*.html"))
