@@ -46,10 +46,10 @@ def expected_rows(report: dict) -> list[dict]:
 
 
 def word_cell(event: dict) -> str | None:
-    """A play's word; the tiles of an exchange or an end-of-game line as the record
-    writes them."""
+    """A play's word; the tiles of an exchange (without the sign) or an end-of-game
+    line as the record writes them."""
     if event["kind"] == "exchange":
-        return "-" + (event["tiles"] or str(event["exchange_count"]))
+        return event["tiles"] or str(event["exchange_count"])
     if event["kind"] in ("end_rack_points", "end_rack_penalty"):
         return f"({event['tiles']})"
     return event["word"]
@@ -84,7 +84,7 @@ def test_csv_header_and_a_crossword_row() -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == "game,turn,player,rack,position,word,score,cumulative,kind,notation"
     assert lines[2] == f"{path},2,RightBehindYou,AAENRSZ,8G,ZA,22,22,play,"
-    assert lines[1] == f"{path},1,HastyBot,DIIIILU,,-IIILU,0,0,exchange,"
+    assert lines[1] == f"{path},1,HastyBot,DIIIILU,,IIILU,0,0,exchange,"
 
 
 def test_cumulative_is_the_movers_total_even_with_one_nickname_for_both() -> None:

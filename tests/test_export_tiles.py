@@ -1,6 +1,7 @@
 """The tiles of exchanges and end-of-game rack lines reach ``pgm check --json`` (``tiles``,
 ``exchange_count``) and the ``word`` column of ``pgm export`` and the site's moves.csv,
-as the record writes them (``-LLNVVW``, ``-4``, ``(OPEG)``)."""
+as the record writes them, an exchange's without its sign (``LLNVVW``, ``4``,
+``(OPEG)``)."""
 
 from __future__ import annotations
 
@@ -48,12 +49,12 @@ def check_json(path) -> dict:
     return report
 
 
-def test_an_exchange_exports_its_tiles_as_written() -> None:
+def test_an_exchange_exports_its_tiles_without_the_sign() -> None:
     [row] = [r for r in export_json(EXCHANGE) if r["kind"] == "exchange"]
     assert (row["turn"], row["player"], row["rack"], row["position"], row["word"],
-            row["score"], row["cumulative"]) == (19, "Josh", "DLLNVVW", None, "-LLNVVW", 0, 331)
+            row["score"], row["cumulative"]) == (19, "Josh", "DLLNVVW", None, "LLNVVW", 0, 331)
     lines = run("export", str(EXCHANGE)).stdout.splitlines()
-    assert f"{EXCHANGE},19,Josh,DLLNVVW,,-LLNVVW,0,331,exchange," in lines
+    assert f"{EXCHANGE},19,Josh,DLLNVVW,,LLNVVW,0,331,exchange," in lines
 
 
 def test_end_of_game_rack_lines_export_the_tiles_in_parentheses() -> None:
@@ -98,9 +99,9 @@ def test_every_kind_of_event_in_check_json_and_export(tmp_path) -> None:
         ("play", "ZAEINRS", "8G", "ZA"),
         ("play", "QIABCDE", "9F", "QI"),
         ("challenge_bonus", "ABCDE", None, None),
-        ("exchange", "EINRSTV", None, "-4"),
-        ("exchange", "ABCDEFG", None, "-AB_"),
-        ("exchange", "EINRSTV", None, "-[CH]|V"),
+        ("exchange", "EINRSTV", None, "4"),
+        ("exchange", "ABCDEFG", None, "AB_"),
+        ("exchange", "EINRSTV", None, "[CH]|V"),
         ("pass", "ABCDEFG", None, None),
         ("play", "EINRSTV", "10E", "VEIN"),
         ("withdrawal", "EINRSTV", None, None),
@@ -119,7 +120,7 @@ def test_upwords_exchanges_export_their_tiles_too() -> None:
     for event, row in exchanges:
         assert event["tiles"] or event["exchange_count"]
         written = event["tiles"] if event["tiles"] is not None else event["exchange_count"]
-        assert row["word"] == f"-{written}"
+        assert row["word"] == str(written)
 
 
 def test_the_sites_moves_csv_holds_the_tiles(tmp_path) -> None:
@@ -128,7 +129,7 @@ def test_the_sites_moves_csv_holds_the_tiles(tmp_path) -> None:
     out = tmp_path / "site"
     assert run_build(str(event), "-o", str(out), "--quiet").exit_code == 0
     game = list(csv.DictReader(io.StringIO((out / "x/moves.csv").read_text(encoding="utf-8"))))
-    assert [r["word"] for r in game if r["kind"] == "exchange"] == ["-LLNVVW"]
+    assert [r["word"] for r in game if r["kind"] == "exchange"] == ["LLNVVW"]
     every = list(csv.DictReader(io.StringIO((out / "moves.csv").read_text(encoding="utf-8"))))
     assert [r["word"] for r in every if r["kind"] == "end_rack_points"] == ["(OPEG)"]
     events = json.loads((out / "x/game.json").read_text(encoding="utf-8"))["events"]
