@@ -223,7 +223,9 @@ def _build_error(exc: Exception) -> BuildError | None:
     if jinja2 is not None and isinstance(exc, jinja2.TemplateError):
         return BuildError(f"template error in {_failing_template(exc)}: {exc.message}")
     if isinstance(exc, OSError):
-        return BuildError(f"cannot write the site: {exc.strerror}: {exc.filename}")
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        where = f": {exc.filename}" if exc.filename is not None else ""
+        return BuildError(f"cannot write the site: {reason}{where}")
     if jinja2 is not None:
         from pgm.render import template_frame
 

@@ -295,7 +295,8 @@ def test_one_broken_game_among_good_ones(tmp_path) -> None:
     result = run_build(str(event), "-o", str(tmp_path / "o"))
     assert result.exit_code == 1
     assert "broken.gcg:4: error: cannot place 8G QI" in result.output
-    assert "Records with errors (rendered up to the problem): broken.gcg" in result.output
+    assert f"Records with errors (rendered up to the problem): {event}/broken.gcg" \
+        in result.output
     assert (tmp_path / "o/good/index.html").is_file()
     assert (tmp_path / "o/broken/1.html").is_file() and not (tmp_path / "o/broken/2.html").exists()
     assert "G8 already holds" in (tmp_path / "o/broken/1.html").read_text()
