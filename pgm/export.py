@@ -24,7 +24,8 @@ Columns, in order (README, "Exporting moves"):
 
 Every CSV pgm writes (``pgm export``, each game's ``moves.csv``, which the event's
 ``moves.csv`` is joined from) goes through :func:`csv_cell`, so a nickname such as
-``=HYPERLINK(...)`` is text to a spreadsheet, never a formula.
+``=HYPERLINK(...)`` is text to a spreadsheet, never a formula. ``pgm export -o`` replaces
+only files that pgm itself wrote (:func:`save`).
 """
 
 from __future__ import annotations
@@ -32,12 +33,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import secrets
+import stat
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields
+from pathlib import Path
 from typing import Any
 
 from pgm.check import check_file
+from pgm.config import CONFIG_NAME
 from pgm.diagnostics import Diagnostic
+from pgm.discover import RECORD_EXTENSIONS
 from pgm.record_inputs import RecordInput
 
 FORMATS = ("csv", "json")
@@ -61,7 +68,7 @@ class MoveRow:
 
 COLUMNS = tuple(f.name for f in fields(MoveRow))
 CSV_HEADER = ",".join(COLUMNS) + "\n"
-"""The first line of every CSV pgm writes."""
+"""The first line of every CSV pgm writes; how ``pgm export -o`` knows its own files."""
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet read a text cell as a formula (OWASP, "CSV
@@ -153,3 +160,122 @@ def write_rows(rows: list[MoveRow], fmt: str) -> str:
         raise ValueError(f"unknown export format {fmt!r} (expected one of {FORMATS})")
     return _csv_text([getattr(row, name) for name in COLUMNS] for row in rows)
 
+
+# ---------------------------------------------------------------------------------------
+# pgm export -o FILE: written in one rename, and never over a file pgm did not write
+
+
+class ExportTargetError(Exception):
+    """An ``-o`` file the export must not or cannot be written to; the message names it
+    and says why."""
+
+
+def check_target(output: Path, records: Iterable[Path]) -> None:
+    """Refuse ``output`` when writing the export there could destroy what pgm did not
+    make: one of the ``records`` exported, an ``event.yaml``, a name pgm would read as a
+    record (``.gcg``...), or an existing file that is not an export pgm wrote (see
+    :func:`is_export`). A folder that does not exist is an error too (nothing is made)."""
+    parent = output.parent
+    if not parent.is_dir():
+        why = "does not exist" if not parent.exists() else "is not a folder"
+        raise ExportTargetError(f"cannot write {output}: the folder {parent} {why}")
+    try:
+        found = output.stat()
+    except FileNotFoundError:  # a new file, or a link to one
+        found = None
+    except OSError as exc:
+        raise ExportTargetError(f"cannot write {output}: {exc.strerror}") from None
+    if found is not None and stat.S_ISDIR(found.st_mode):
+        raise ExportTargetError(f"cannot write {output}: it is a folder")
+    if found is not None:
+        for record in records:
+            if _same_file(found, record):
+                which = "one of the records" if record == output else \
+                    f"the record {record}, one of those"
+                raise ExportTargetError(
+                    f"will not write the export over {output}: it is {which} exported; "
+                    "name another file, e.g. moves.csv")
+    for name in {output.name, Path(os.path.realpath(output)).name}:
+        if name.casefold() == CONFIG_NAME:
+            raise ExportTargetError(
+                f"will not write the export to {output}: {CONFIG_NAME} is an event's "
+                "configuration; name another file, e.g. moves.csv")
+        suffix = os.path.splitext(name)[1].lower()
+        if suffix in RECORD_EXTENSIONS:
+            raise ExportTargetError(
+                f"will not write the export to {output}: pgm reads {suffix} files as "
+                "records, so the next check or build would read it as a broken one; "
+                "name the file .csv or .json")
+    if found is not None and stat.S_ISREG(found.st_mode) and not is_export(output):
+        raise ExportTargetError(
+            f"will not write the export over {output}: the file exists and is not an "
+            "export pgm wrote (pgm export replaces only its own CSV or JSON files); "
+            "remove it or name another file")
+
+
+def is_export(path: Path) -> bool:
+    """Whether the regular file ``path`` holds an export pgm wrote, or nothing: a CSV
+    starting with :data:`CSV_HEADER` (its own first line, LF-ended as pgm writes it:
+    every ``moves.csv`` of a site too) or a JSON array of objects with exactly pgm's
+    keys in pgm's order. An empty file has nothing to lose (``mktemp``'s)."""
+    header = CSV_HEADER.encode("utf-8")
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(header))
+            if not head or head == header:
+                return True
+            if not head.lstrip().startswith(b"["):
+                return False
+            rows = json.loads(head + handle.read())
+    except (OSError, ValueError):  # unreadable, not UTF-8, not JSON
+        return False
+    return isinstance(rows, list) and all(
+        isinstance(row, dict) and tuple(row) == COLUMNS for row in rows)
+
+
+def _same_file(found: os.stat_result, path: Path) -> bool:
+    try:
+        return os.path.samestat(found, path.stat())
+    except OSError:
+        return False
+
+
+def save(output: Path, text: str, records: Iterable[Path]) -> None:
+    """Write the export ``text`` to ``output`` once :func:`check_target` allows it: to a
+    new file beside it (``.NAME.XXXXXXXX.tmp``) renamed over it at once, so that the file
+    is the old export or the whole new one, never half of either (a link is followed, and
+    a replaced file keeps its permissions). A device or pipe (``/dev/stdout``) is
+    written as it is. Any failure is an :class:`ExportTargetError`; nothing is left."""
+    check_target(output, records)
+    data = text.encode("utf-8")
+    try:
+        try:
+            found: os.stat_result | None = output.stat()
+        except FileNotFoundError:
+            found = None
+        if found is not None and not stat.S_ISREG(found.st_mode):
+            with open(output, "wb") as handle:
+                handle.write(data)
+            return
+        _replace(Path(os.path.realpath(output)), data,
+                 stat.S_IMODE(found.st_mode) if found is not None else None)
+    except OSError as exc:
+        raise ExportTargetError(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def _replace(path: Path, data: bytes, mode: int | None) -> None:
+    """Replace ``path`` by a file of ``data`` in one rename in its own folder; ``mode``
+    is the replaced file's (a new file gets the usual 0o666 less the umask)."""
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                 0o666)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())  # the rename must not outlive the bytes in a crash
+        if mode is not None:
+            os.chmod(temp, mode)
+        os.replace(temp, path)
+    finally:
+        temp.unlink(missing_ok=True)

