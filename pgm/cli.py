@@ -236,10 +236,16 @@ def export(inputs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
     records are printed as PATH:LINE: SEVERITY: MESSAGE (their rows stop at the error);
     exit status 1 if any record has an error.
     """
-    from pgm.export import export_rows, write_rows
+    from pgm.export import ExportTargetError, check_target, export_rows, save, write_rows
     from pgm.record_inputs import gather, no_records
 
     found = gather(inputs)
+    read = [record.path for record in found.records]
+    if output is not None:
+        try:
+            check_target(output, read)  # refused before a record is replayed
+        except ExportTargetError as exc:
+            raise click.ClickException(str(exc)) from None
     for problem in found.diagnostics:  # files passed by, event.yaml
         click.echo(str(problem), err=True)
     for record in found.records:  # each said as pgm check and pgm build say it
@@ -253,9 +259,9 @@ def export(inputs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
         click.echo(text, nl=False)
     else:
         try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise click.ClickException(f"cannot write {output}: {exc.strerror}") from None
+            save(output, text, read)
+        except ExportTargetError as exc:
+            raise click.ClickException(str(exc)) from None
     errors = [d for d in diagnostics if d.severity is Severity.ERROR]
     for diagnostic in errors:
         click.echo(str(diagnostic), err=True)

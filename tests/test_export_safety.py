@@ -231,3 +231,20 @@ def test_check_target_allows_a_new_csv_beside_the_records(club) -> None:
     check_target(Path(os.path.relpath(club / "moves.json")), [])
     records = sorted(CORPUS.glob("gcg/*.gcg"))[:3]
     check_target(club / "corpus.csv", records)
+
+
+def test_pgm_export_refuses_to_write_over_what_it_reads_and_reruns_over_its_own(
+        tmp_path, monkeypatch) -> None:
+    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    make_event(tmp_path / "club", {"event.yaml": "title: Club\n", "r2/t2.gcg": record})
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    for target in ("club/r2/t2.gcg", "club/event.yaml"):
+        done = runner.invoke(main, ["export", "club", "-o", target])
+        assert done.exit_code == 1 and "will not write the export " in done.output
+    assert (tmp_path / "club/r2/t2.gcg").read_bytes() == record
+    assert (tmp_path / "club/event.yaml").read_text() == "title: Club\n"
+    for fmt in ("csv", "json", "csv"):
+        done = runner.invoke(main, ["export", "club", "-o", "moves.csv", "--format", fmt])
+        assert done.exit_code == 0, done.output
+    assert (tmp_path / "moves.csv").read_text().startswith(CSV_HEADER)
