@@ -214,7 +214,7 @@ def test_a_broken_board_gets_its_page_and_fails_the_build(tmp_path) -> None:
         (2, 8, "warning"), (3, 14, "error"), (9, 50, "error")]
     for diagnostic in found.diagnostics:
         assert str(diagnostic) in result.output
-    assert "Records with errors (rendered up to the problem): bad.ubf" in result.output
+    assert f"Records with errors (rendered up to the problem): {event}/bad.ubf" in result.output
     html = (out / "bad/index.html").read_text(encoding="utf-8")
     assert_drawn(html, found.board)  # the best reading: the bad squares empty
     assert found.board.at(2, 2) is None and found.board.at(1, 1) is not None
