@@ -13,9 +13,13 @@ from functools import cached_property
 from pgm.cgp import cgp_line, write_operation, write_rack, write_row
 from pgm.crossword_rules import Rules
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.gcg import Event, GcgRecord
+from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import Cells, PlacedTile
 from pgm.tiles import BLANK, RACK_LABELS, UNKNOWN
+
+
+_CLOSING_KINDS = frozenset((EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY,
+                            EventKind.TIME_PENALTY))
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,13 @@ class CrosswordGame:
 
     @property
     def complete(self) -> bool:
-        return self.final.game_over
+        """Whether the record ends the game: the game is over and a closing line follows
+        (the points for the tiles left, a rack's penalty or a time penalty). After the
+        play that goes out, or the last scoreless turn, the annotator has yet to write
+        those lines, which change the scores: until then the game is still in progress,
+        and its pages keep following the record (so do Upwords games)."""
+        return self.final.game_over and bool(self.turns) and \
+            self.turns[-1].event.kind in _CLOSING_KINDS
 
     @property
     def has_errors(self) -> bool:

@@ -127,13 +127,15 @@ def test_going_out_ends_the_game_and_end_rack_points_are_checked() -> None:
 
 
 def test_a_record_stopping_at_the_play_going_out_is_warned_of() -> None:
-    """Without the line that scores the tiles left over, the final scores are short."""
+    """Without the line that scores the tiles left over, the final scores are short, and
+    the record has not ended the game yet: it is in progress (its pages follow it)."""
     whole = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
     assert not [d for d in replay(parse_gcg(whole, "g")).diagnostics if "went out" in d.message]
     cut = whole.rstrip().rsplit(b"\n", 1)[0] + b"\n"  # without ">cesar:  (DEINIR) +14 363"
     game = replay(parse_gcg(cut, "g"))
     out = game.turns[-1]
-    assert game.complete and out.event.kind.value == "play" and out.position.bag == 0
+    assert out.position.game_over and not game.complete
+    assert out.event.kind.value == "play" and out.position.bag == 0
     assert [str(d) for d in game.diagnostics if "went out" in d.message] == [
         f"g:{out.event.line}: warning: cesar went out, but the record ends without the points "
         "for the tiles left on the other racks (a line like '>nick: (TILES) +N'): the final "

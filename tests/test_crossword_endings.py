@@ -238,3 +238,20 @@ def test_a_holders_second_line_is_warned_of() -> None:
     assert warnings(record) == [
         "32: warning: (EGOP) taken again: line 31 already takes doug's rack, which counts "
         "once: expected no second line"]
+
+
+def test_a_game_is_followed_until_the_points_for_the_tiles_left_are_written(tmp_path) -> None:
+    """The annotator saves the play going out, then the line scoring doug's rack: open
+    pages keep following the record until that line, which changes the final score."""
+    import json
+
+    lines = DOUG_V_EMELY.rstrip(b"\n").split(b"\n")
+    event = make_event(tmp_path / "ev", {"g.gcg": b"\n".join(lines[:-1]) + b"\n"})
+    site = tmp_path / "site"
+    run_build(str(event), "-o", str(site), "--quiet")
+    [game] = json.loads((site / "live.json").read_text())["games"]
+    assert game["live"] and game["status"] == "in progress: doug 451 – emely 331"
+    (event / "g.gcg").write_bytes(DOUG_V_EMELY)
+    run_build(str(event), "-o", str(site), "--quiet")
+    [game] = json.loads((site / "live.json").read_text())["games"]
+    assert not game["live"] and game["status"] == "doug 451 – emely 345, doug won"
