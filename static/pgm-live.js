@@ -11,7 +11,8 @@
 //    The event index downloads itself to compare only when live.json's "index" (a
 //    digest of what it shows besides those) changed, not after every move;
 //  - shows when the data last changed (changing the live region only when that time or
-//    the number of moves ahead changes), and stops once the game is over.
+//    the number of moves ahead changes), and stops once the game is over (the event
+//    index goes on looking for new games, slowly, see WAIT_MS).
 // pgm serve also tells the page after each rebuild (a "pgm:rebuilt" event): it looks at
 // once instead of at the next poll.
 (function () {
@@ -174,6 +175,12 @@
     return false;
   }
 
+  // The event index of an event with no game in progress (before round 1, between
+  // rounds) still looks for new games, at a sixth of the pace, while a record changed in
+  // the last WAIT_MS (or none is there yet): a venue screen showing it gets the next
+  // round's games; an archive's index stops asking.
+  var WAIT_MS = 12 * 3600 * 1000;
+  var waiting = body.hasAttribute("data-waiting");
   var seen = null;  // the data as last polled; null: compare the page at the next poll
   var same;  // live.json's "index" when the event index last matched the site's copy
   var timer = null;
@@ -195,9 +202,12 @@
         seen = stamp;
         live = data.games ? data.games.some(function (game) { return game.live; }) : data.live;
         left = data.games ? onEvent(data) : onGame(data);
-        showUpdated(data.updated || (data.games || []).reduce(function (a, game) {
+        var latest = data.updated || (data.games || []).reduce(function (a, game) {
           return game.updated > a ? game.updated : a;
-        }, ""));
+        }, "");
+        showUpdated(latest);
+        waiting = !live && !!data.games && (!data.games.length ||
+                                              Date.now() - Date.parse(latest) < WAIT_MS);
         if (left || !changed || (data.index !== undefined && data.index === same)) {
           return null;
         }
@@ -214,10 +224,11 @@
       if (left) { return; }
       if (again) { again = false; poll(); }
       else if (live) { timer = window.setTimeout(poll, every); }
+      else if (waiting) { timer = window.setTimeout(poll, every * 6); }
       if (status) { status.classList.toggle("over", !live); }
     });
   }
   document.addEventListener("pgm:rebuilt", poll);
   offerLatest(known);
-  timer = window.setTimeout(poll, every);
+  timer = window.setTimeout(poll, waiting ? every * 6 : every);
 }());

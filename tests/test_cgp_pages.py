@@ -250,4 +250,4 @@ def test_a_position_set_is_never_in_progress_even_in_a_live_event(tmp_path) -> N
     [listed] = json.loads((tmp_path / "o/live.json").read_text())["games"]
     assert listed["live"] is False
     index = (tmp_path / "o/index.html").read_text()
-    assert "data-live" not in index and "in progress" not in index
+    assert "data-waiting" in index and "in progress" not in index

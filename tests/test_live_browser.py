@@ -424,3 +424,23 @@ def test_the_time_of_the_last_change_is_shown_in_the_viewers_own_time(tmp_path) 
             # a live region from then on, not before: the change to local time is silent
             assert page.locator("#live-status").get_attribute("aria-live") == "polite"
             assert 'id="live-status" class="live-status">' in (out / address).read_text()
+
+
+def test_an_index_with_no_game_in_progress_shows_the_next_rounds_games(tmp_path) -> None:
+    """A venue screen shows the event index before round 1 and between rounds: with no
+    game in progress it looks for new games at a slower pace, and shows them."""
+    event = make_event(tmp_path / "ev", {"event.yaml": "live_poll_seconds: 1\n"})
+    save = _built_with_saves(event, tmp_path / "site")
+    with serve(tmp_path / "site") as url, chromium() as browser, open_page(browser) as index:
+        index.goto(url + "index.html")
+        assert "No games yet" in index.inner_text("main")
+        (event / "round-1").mkdir()
+        (event / "round-2").mkdir()
+        save("round-1/board-1.gcg", RECORD)  # a whole game at once: none in progress
+        index.wait_for_function("() => document.querySelector('tr[data-game]') !== null",
+                                timeout=WAIT_MS)
+        assert "andy" in index.inner_text("main") and "data-waiting" in index.content()
+        save("round-2/board-1.gcg", prefix(3))
+        index.wait_for_function("() => document.querySelectorAll('tr[data-game]').length == 2",
+                                timeout=WAIT_MS)
+        assert "in progress" in index.inner_text("main")

@@ -260,7 +260,7 @@ def test_a_board_is_never_in_progress_even_when_the_event_says_live(tmp_path) ->
     assert run_build(str(event), "-o", str(out)).exit_code == 0
     assert json.loads((out / "b/game.json").read_text())["live"] is False
     index = (out / "index.html").read_text(encoding="utf-8")
-    assert "data-live" not in index and "in progress" not in index
+    assert "data-waiting" in index and "in progress" not in index
 
 
 def test_names_with_html_are_escaped(tmp_path) -> None:
