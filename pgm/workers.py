@@ -283,12 +283,14 @@ def _last_good_game(worker: _Worker, task: GameTask, previous: GameState) -> Loa
 
 def _broken_by_save(previous: GameState, entry: GameEntry) -> bool:
     """Whether the record, as saved now, lost what its last pages show: it has errors
-    where they had none, or its replay stops at an error where theirs did not (a game
-    in progress may carry an error that stops nothing, such as an unknown encoding)."""
+    where they had none, its replay stops at an error where theirs did not (a game in
+    progress may carry an error that stops nothing, such as an unknown encoding), or it
+    has no turn where they had some (an editor empties a file before writing it anew)."""
     if previous.entry.failed:
         return False  # a page saying the game cannot be shown is no good page to keep
     return (previous.clean and bool(entry.errors)) or \
-        (entry.stopped_at is not None and previous.entry.stopped_at is None)
+        (entry.stopped_at is not None and previous.entry.stopped_at is None) or \
+        (entry.turns == 0 and previous.entry.turns > 0)
 
 
 def _stage_in_place(task: GameTask, files: list[tuple[str, str | bytes]]

@@ -105,6 +105,25 @@ def test_half_written_record_keeps_the_last_good_pages_when_asked(tmp_path) -> N
     assert not again.errors and not load_state(out).games[slug].entry.diagnostics
 
 
+@pytest.mark.parametrize("saved", [b"", b"#player1 Andy Andy\n#player2 Cesar Cesar\n"])
+def test_a_record_saved_empty_or_header_only_keeps_its_pages_while_watching(
+        tmp_path, saved: bytes) -> None:
+    """An editor empties a file before writing it anew: spectators on its turn pages
+    stay on them, and the game comes back whole with the next save."""
+    record = (CORPUS / "gcg" / GAMES[0]).read_bytes()
+    event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(record, 8)})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    pages = {p.name: p.read_bytes() for p in (out / "g").iterdir()}
+    (event / "g.gcg").write_bytes(saved)
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    assert {p.name: p.read_bytes() for p in (out / "g").iterdir()} == pages
+    (event / "g.gcg").write_bytes(record_prefix(record, 9))
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    assert (out / "g/9.html").is_file()
+    assert json.loads((out / "g/game.json").read_text())["turns"] == 9
+
+
 def test_a_half_written_record_keeps_its_last_pages_through_a_configuration_change(
         tmp_path) -> None:
     """A changed event.yaml renders every game again, into a new site: the game whose
