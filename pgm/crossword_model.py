@@ -17,7 +17,6 @@ from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import Cells, PlacedTile
 from pgm.tiles import BLANK, RACK_LABELS, UNKNOWN
 
-
 _CLOSING_KINDS = frozenset((EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY,
                             EventKind.TIME_PENALTY))
 

@@ -164,8 +164,8 @@ def test_the_summary_tells_records_not_shown_from_records_shown_up_to_an_error(
     from sitehelpers import make_event
 
     good = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
-    event = make_event(tmp_path / "ev", {"a.gcg": good, "b.gcg": good,
-                                         "c.gcg": good + b">Andy: ABC\n"})
+    make_event(tmp_path / "ev", {"a.gcg": good, "b.gcg": good,
+                             "c.gcg": good + b">Andy: ABC\n"})
     real_open = os.open
 
     def refusing_b(path, *args, **kwargs):
