@@ -85,9 +85,14 @@ class CrosswordGame:
         (the points for the tiles left, a rack's penalty or a time penalty). After the
         play that goes out, or the last scoreless turn, the annotator has yet to write
         those lines, which change the scores: until then the game is still in progress,
-        and its pages keep following the record (so do Upwords games)."""
-        return self.final.game_over and bool(self.turns) and \
-            self.turns[-1].event.kind in _CLOSING_KINDS
+        and its pages keep following the record (so do Upwords games). Lines after the
+        closing ones (warned of) do not open the game again."""
+        for turn in reversed(self.turns):
+            if not turn.position.game_over:
+                return False
+            if turn.event.kind in _CLOSING_KINDS:
+                return True
+        return False
 
     @property
     def has_errors(self) -> bool:

@@ -255,3 +255,9 @@ def test_a_game_is_followed_until_the_points_for_the_tiles_left_are_written(tmp_
     run_build(str(event), "-o", str(site), "--quiet")
     [game] = json.loads((site / "live.json").read_text())["games"]
     assert not game["live"] and game["status"] == "doug 451 – emely 345, doug won"
+
+
+def test_a_line_after_the_closing_lines_does_not_open_the_game_again() -> None:
+    game = replay(parse_gcg(DOUG_V_EMELY + b">doug: ABC - +0 451\n", "g.gcg"))
+    assert game.complete and game.final.game_over
+    assert any("ended" in d.message for d in game.diagnostics)
