@@ -22,7 +22,7 @@ from pgm.crossword_state import Rack, State, Step, TileTally, warn_of_racks_beyo
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Folded, Severity
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import RACK_SIZE, PlacementError, ScoredPlay, place_play
-from pgm.tiles import BLANK, UNKNOWN, TileError
+from pgm.tiles import BLANK, UNKNOWN, TileError, tile_text
 
 MAX_SCORELESS_TURNS = 6
 _RACK_SYMBOLS = BLANK + UNKNOWN
@@ -313,8 +313,8 @@ class _Replay:
             return
         missing = _missing(tiles, rack)
         if missing:
-            listed = "".join(sorted(missing))
-            self.sink.warning(line, f"{what} {listed} are not on the rack {''.join(rack)}")
+            listed = tile_text(sorted(missing))
+            self.sink.warning(line, f"{what} {listed} are not on the rack {tile_text(rack)}")
 
     def _check_supply(self, line: int, rack: Rack) -> None:
         """More of a tile on the board and rack than the bag ever held is a recording error."""

@@ -75,15 +75,17 @@ class EndLines:
 
     def _warn_not_out(self, event: Event, player: int, out: set[int], value: int) -> None:
         """A line scoring the tiles left for a player who still holds tiles: the
-        record most likely names the wrong player, so say whose line it is."""
+        record most likely names the wrong player, so say whose line it is (with the
+        line's score when it follows either rule, else twice the rack)."""
         nicks = [self.record.players[seat].nick for seat in sorted(out)
                  if seat < len(self.record.players)]
         if not nicks:
             return
+        score = event.score if event.score in (value, 2 * value) else 2 * value
         self.sink.warning(event.line, f"{event.nick} did not go out ({' and '.join(nicks)} "
                                       f"did), so the tiles left on {event.nick}'s rack score "
                                       f"for {nicks[0]}: expected '>{nicks[0]}: "
-                                      f"({event.tiles}) +{2 * value}'")
+                                      f"({event.tiles}) +{score}'")
 
     def penalty(self, event: Event, player: int, before: State,
                 off_board: Mapping[str, int]) -> None:

@@ -93,18 +93,18 @@ def describe(turn: Turn, game: CrosswordGame, word: str | None = None) -> str:
     return describe_other_event(event, name, len(tiles), tile_text(tiles))
 
 
-def describe_other_event(event: Event, name: str, exchanged: int,
+def describe_other_event(event: Event, name: str, tile_count: int,
                          tiles: str | None = None) -> str:
     """Words for every event but a play, for crossword and Upwords pages alike;
-    ``exchanged`` counts the tiles an exchange names (the record may give a number), and
-    ``tiles`` are the tiles of an exchange or an end-of-game rack line as shown (see
-    :func:`pgm.tiles.tile_text`; as written when not given)."""
+    ``tile_count`` counts the tiles the line names (an exchange may give a number
+    instead), and ``tiles`` are the tiles of an exchange or an end-of-game rack line as
+    shown (see :func:`pgm.tiles.tile_text`; as written when not given)."""
     kind = event.kind
     shown_tiles = event.tiles if tiles is None else tiles
     if kind is EventKind.PASS:
         return f"{name} passed"
     if kind is EventKind.EXCHANGE:
-        count = event.exchange_count if event.exchange_count is not None else exchanged
+        count = event.exchange_count if event.exchange_count is not None else tile_count
         shown = f" ({shown_tiles})" if event.tiles else ""
         return f"{name} exchanged {_plural(count, 'tile')}{shown}"
     if kind is EventKind.WITHDRAWAL:

@@ -12,7 +12,7 @@ from functools import cache, partial
 from typing import NamedTuple
 
 from pgm.board import Layout, Placement, column_name
-from pgm.tiles import RACK_LABELS, Distribution, Memo, tile_text
+from pgm.tiles import RACK_LABELS, TILE_TEXTS, Distribution, Memo, tile_text
 
 RACK_SIZE = 7
 
@@ -108,7 +108,7 @@ def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels:
             placed.append(tiles[index][label])
             played.append(RACK_LABELS[label])
             squares.append(index)
-            notation.append(label if len(label) == 1 else f"[{label}]")
+            notation.append(TILE_TEXTS[label])
         index += step
     if not on_board:
         raise PlacementError(f"{placement.coordinate()} is not on the board (rows 1-{size}, "
