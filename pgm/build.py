@@ -133,6 +133,8 @@ class _Event:
     theme_files: list[tuple[str, str]]
     """The theme's files: the only ones read, as templates, and copied, as static files
     (``pgm.discover.tree_files``)."""
+    empty: Diagnostic | None = None
+    """The warning of an event with no records yet (see pgm.record_inputs.no_records)."""
 
 
 def build(options: BuildOptions, progress: Callable[[int], Progress] | None = None
@@ -153,8 +155,8 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
         replaced, state = state, None
     result = BuildResult(out, diagnostics=list(event.configs.diagnostics),
                          records=len(event.found))
-    if not event.found:  # an event with no records yet (_read_event refused any other)
-        result.diagnostics.append(no_records(event_dir))
+    if event.empty is not None:  # an event with no records yet (_read_event refused others)
+        result.diagnostics.append(event.empty)
     result.diagnostics += skipped_warnings(skipped)
     try:
         if state is not None:
@@ -181,7 +183,8 @@ def _read_event(options: BuildOptions, out: Path
     never takes the address of a game that had it."""
     root = options.event_dir
     found, skipped = walk_records(root)
-    if not found and (empty := no_records(root)).severity is Severity.ERROR:
+    empty = None if found else no_records(root)
+    if empty is not None and empty.severity is Severity.ERROR:
         raise BuildError(f"{empty.path}: {empty.message}")  # the wrong folder: write nothing
     try:
         check_output(out, root, _records_below(out, root, found))
@@ -197,7 +200,7 @@ def _read_event(options: BuildOptions, out: Path
                          "\n".join(str(d) for d in configs.diagnostics))
     theme_dir = _theme_dir(configs)
     theme_files, odd = tree_files(theme_dir, root.resolve()) if theme_dir else ([], [])
-    return _Event(configs, sources, found, theme_files), state, skipped + odd
+    return _Event(configs, sources, found, theme_files, empty), state, skipped + odd
 
 
 def _records_below(out: Path, root: Path, found: list[str]) -> list[Path]:
