@@ -5,11 +5,14 @@
 //    moves after theirs, made before or since they came);
 //  - sends a viewer whose turn was withdrawn (a correction) to the latest turn;
 //  - reloads the page when the site now holds a different version of it (a note, a
-//    corrected score, a renamed player, a new move in the turn list; on the event index
-//    a new title or a game's players), and only then: what polling refreshes in place
-//    (the time of the last change, the index's status and turn columns) does not count.
-//    The event index downloads itself to compare only when live.json's "index" (a
-//    digest of what it shows besides those) changed, not after every move;
+//    corrected score, a renamed player; on the event index a new title or a game's
+//    players), and only then: what polling refreshes in place (the time of the last
+//    change, the index's status and turn columns) does not count, and neither do the
+//    parts of an earlier turn's page that follow from moves made after it (the turns
+//    listed after its own, the total in "Turn 2 of 11" and "2 / 11", the Last link),
+//    which the page takes in place, keeping the viewer's focus, scroll position and
+//    open key help. The event index downloads itself to compare only when live.json's
+//    "index" (a digest of what it shows besides those) changed, not after every move;
 //  - shows when the data last changed (changing the live region only when that time or
 //    the number of moves ahead changes), and stops once the game is over (the event
 //    index goes on looking for new games, slowly, see WAIT_MS).
@@ -84,11 +87,115 @@
       });
   }
 
-  // The page as the server sent it, less what this script refreshes in place, and the
-  // number of turns it was made for.
+  // A turn page's parts that moves made after its turn change, and nothing else does:
+  // the rows of its list of turns after its own (a crossword turn list's <li>s, a Gungi
+  // ply or Upwords score sheet's <tr>s, a gap row "Turns 502-900"), the total in its
+  // headings and counter ("Turn 2 of 11", "2 / 11") and its Last link. In a spoiler-free
+  // event the list ends at the page's own turn: no rows follow it. The game's overview
+  // (turn 0) shows the position so far, which every move changes: it reloads.
+  var TOTALS = "main h1, #move-h, .turn-nav .where";
+  function ownRow(page) {
+    var own = page.querySelector('a[aria-current="page"]');
+    var row = own && own.closest("li, tr");
+    return row && /^(OL|TBODY)$/.test(row.parentNode.nodeName) ? row : null;
+  }
+  function serialized(node) { return node.outerHTML || node.nodeValue; }
+  // Takes those parts out of page (a heading's total becomes "#"), and returns
+  // them; null if page has none (not a turn page, or a theme's other layout).
+  function laterParts(page, total) {
+    var own = ownRow(page);
+    if (!own) { return null; }
+    var rows = [];
+    while (own.nextSibling) { rows.push(own.parentNode.removeChild(own.nextSibling)); }
+    var totals = [];
+    page.querySelectorAll(TOTALS).forEach(function (element) {
+      totals.push(element.cloneNode(true));
+      var text = element.textContent;
+      var found = /(\d+)(\D*)$/.exec(text);
+      if (!element.children.length && found && parseInt(found[1], 10) === total) {
+        element.textContent = text.slice(0, found.index) + "#" + found[2];
+      }
+    });
+    var last = page.querySelector(".turn-nav a.last");
+    var href = last && last.getAttribute("href");
+    if (last) { last.removeAttribute("href"); }
+    page.body.removeAttribute("data-turns");
+    return {rows: rows, totals: totals, last: href,
+            key: [total, href].concat(rows.map(serialized), totals.map(serialized))
+              .join("\n")};
+  }
+
+  // Makes old (a node of this page) what now (a node of a downloaded copy) is, keeping
+  // each node that stays the same kind of node: a focused link stays focused.
+  function morph(old, now) {
+    if (old.nodeType !== now.nodeType || old.nodeName !== now.nodeName) {
+      old.parentNode.replaceChild(document.importNode(now, true), old);
+    } else if (old.nodeType !== 1) {
+      if (old.nodeValue !== now.nodeValue) { old.nodeValue = now.nodeValue; }
+    } else if (!old.isEqualNode(now)) {
+      Array.prototype.slice.call(old.attributes).forEach(function (attribute) {
+        if (!now.hasAttribute(attribute.name)) { old.removeAttribute(attribute.name); }
+      });
+      Array.prototype.forEach.call(now.attributes, function (attribute) {
+        if (old.getAttribute(attribute.name) !== attribute.value) {
+          old.setAttribute(attribute.name, attribute.value);
+        }
+      });
+      morphFrom(old, old.firstChild, Array.prototype.slice.call(now.childNodes));
+    }
+  }
+  // Makes the children of parent, from first on, what nodes are: pairwise, with the
+  // nodes beyond its children appended and the children beyond the nodes removed.
+  function morphFrom(parent, first, nodes) {
+    var old = first;
+    nodes.forEach(function (node) {
+      if (!old) { parent.appendChild(document.importNode(node, true)); return; }
+      var next = old.nextSibling;
+      morph(old, node);
+      old = next;
+    });
+    while (old) {
+      var next = old.nextSibling;
+      parent.removeChild(old);
+      old = next;
+    }
+  }
+  // Puts the later parts of the site's copy (now) on this page; false, having done
+  // nothing, if this page lacks them where the copy has them.
+  function takeLater(now) {
+    var parts = now.parts;
+    var own = ownRow(document);
+    var totals = document.querySelectorAll(TOTALS);
+    var last = document.querySelector(".turn-nav a.last");
+    if (!own || totals.length !== parts.totals.length || !last !== !parts.last) {
+      return false;
+    }
+    var list = own.parentNode;
+    var focused = document.activeElement;
+    var inList = focused !== list && list.contains(focused);
+    morphFrom(list, own.nextSibling, parts.rows);
+    // A withdrawn move took the focused row: the viewer goes on from the list's end.
+    if (inList && !list.contains(focused)) {
+      var links = list.querySelectorAll("a[href]");
+      if (links.length) { links[links.length - 1].focus(); }
+    }
+    totals.forEach(function (element, index) { morph(element, parts.totals[index]); });
+    if (last && last.getAttribute("href") !== parts.last) {
+      last.setAttribute("href", parts.last);
+    }
+    body.setAttribute("data-turns", String(now.turns));
+    if (now.updated) { body.setAttribute("data-updated", now.updated); }
+    known = now.turns;
+    shown = window.Promise.resolve(now);
+    return true;
+  }
+
+  // The page as the server sent it, less what this script refreshes or takes in place
+  // (in parts), and the number of turns it was made for.
   function content(html) {
     var page = new window.DOMParser().parseFromString(html, "text/html");
     var turns = parseInt(page.body.getAttribute("data-turns"), 10);
+    var parts = turn > 0 && !isNaN(turns) ? laterParts(page, turns) : null;
     var updated = page.body.getAttribute("data-updated");
     page.body.removeAttribute("data-updated");
     page.querySelectorAll("time").forEach(function (time) {
@@ -101,7 +208,8 @@
         cell.textContent = "";
       });
     });
-    return {text: page.documentElement.outerHTML, turns: turns, updated: updated};
+    return {text: page.documentElement.outerHTML, turns: turns, updated: updated,
+            parts: parts};
   }
   function textOf(response) {
     if (!response.ok) { throw new Error(response.status + " " + response.url); }
@@ -133,12 +241,18 @@
   }
   shownCopy();
   // The server's version of this page if it differs from the one on screen, else null;
-  // fails if either copy cannot be had.
+  // its later is true when only its later parts (see laterParts) differ. Fails if
+  // either copy cannot be had.
   function changedPage() {
     return shownCopy().then(function (before) {
       return get(address).then(textOf).then(function (html) {
         var now = content(html);
-        return now.text !== before.text ? now : null;
+        if (now.text !== before.text) { return now; }
+        if (!now.parts || !before.parts || now.parts.key === before.parts.key) {
+          return null;
+        }
+        now.later = true;
+        return now;
       });
     });
   }
@@ -213,10 +327,14 @@
         }
         return changedPage().then(function (now) {
           if (!now) { same = data.index; return; }
-          left = true;
           // Pages are written before game.json: the page may know of new turns first.
-          if (turn > 0 && turn === known && now.turns > known) { goTo(now.turns); }
-          else { window.location.reload(); }
+          if (turn > 0 && turn === known && now.turns > known) {
+            left = true;
+            goTo(now.turns);
+          } else if (!(now.later && takeLater(now))) {
+            left = true;
+            window.location.reload();
+          }
         });
       });
     }).catch(function () { seen = null; }).then(function () {

@@ -1,10 +1,10 @@
 """Pages of a game in progress, in a real browser, while the annotator saves moves.
 
 A viewer on the latest turn follows the game; a viewer who stepped back stays, with a
-"moves ahead" link; when a move is taken back, a viewer on a turn that no longer exists
-goes to the latest; the event index refreshes the game's row. A note, a corrected score
-or a new title shows on the open pages it changes, and pages it does not change are
-left alone.
+"moves ahead" link, and the new moves come into their page without a reload; when a
+move is taken back, a viewer on a turn that no longer exists goes to the latest; the
+event index refreshes the game's row. A note, a corrected score or a new title shows on
+the open pages it changes, and pages it does not change are left alone.
 """
 
 from __future__ import annotations
@@ -357,6 +357,116 @@ def test_a_page_that_could_not_get_the_copy_it_shows_tries_again(tmp_path) -> No
         shows(index, "h1", "Club night, final round")
 
 
+# What a page of an earlier turn keeps when the moves after it come in place, and what
+# it shows of them.
+KEPT = """() => ({
+  marker: window.__marker,
+  focused: document.activeElement === window.__focused,
+  href: document.activeElement.getAttribute("href"),
+  help: !document.getElementById("key-help").hidden,
+  expanded: document.querySelector(".help-toggle").getAttribute("aria-expanded"),
+  scroll: window.scrollY,
+  where: document.querySelector(".turn-nav .where").textContent,
+  last: document.querySelector(".turn-nav a.last").getAttribute("href"),
+  heading: document.getElementById("move-h").textContent,
+  title: document.querySelector("main h1").textContent,
+})"""
+
+
+def step_back(page: Page, link: str) -> dict[str, Any]:
+    """Focus the page's ``link``, open the key help with "?", and mark the document (a
+    reload loses the mark); what the page then keeps, as KEPT gives it."""
+    page.locator(link).focus()
+    page.keyboard.press("?")
+    page.evaluate("() => { window.__marker = 1; window.__focused = document.activeElement; }")
+    return page.evaluate(KEPT)
+
+
+def test_moves_after_an_earlier_turn_come_in_place(tmp_path) -> None:
+    """A viewer on turn 2 of 10 with a link of the turn list focused and the key help
+    open: two new moves come into the list, the counter, the headings and the Last
+    link without a reload, which would send the focus back to the start of the page,
+    close the help and have a screen reader read the page again. A note on turn 2
+    itself changes what the page says: it reloads for it."""
+    event = make_event(tmp_path / "ev", {"board-3.gcg": prefix(10),
+                                         "event.yaml": "live_poll_seconds: 1\n"})
+    out = tmp_path / "site"
+
+    save = _built_with_saves(event, out)
+    with serve(out) as url, chromium() as browser, open_page(browser) as page:
+        page.goto(url + "board-3/2.html")
+        offers(page, "8 moves ahead")
+        visits = Visits(page)
+        before = step_back(page, 'nav.turn-list a[href="5.html"]')
+        assert before["help"] and before["href"] == "5.html"
+
+        save("board-3.gcg", prefix(11))
+        save("board-3.gcg", prefix(12))
+        offers(page, "10 moves ahead")
+        page.wait_for_function(
+            "document.querySelectorAll('nav.turn-list li').length === 12", timeout=WAIT_MS)
+        shows(page, ".turn-nav .where", "2 / 12")
+        assert page.evaluate(KEPT) == dict(
+            before, where="2 / 12", last="12.html", heading="Turn 2 of 12",
+            title=before["title"].replace("of 10", "of 12"))
+        assert page.locator("nav.turn-list li:last-child a").get_attribute("href") == "12.html"
+        assert page.locator("nav.turn-list a[aria-current=page]").get_attribute("href") == "2.html"
+        assert "navigated" not in visits.log
+
+        # A note on the viewer's own turn: the page reloads and shows it.
+        record = prefix(12)
+        assert record.startswith(prefix(2))
+        save("board-3.gcg", prefix(2) + NOTE + record[len(prefix(2)):])
+        shows(page, ".notes", "keeps the J off the triple lane")
+        assert page.evaluate("window.__marker") is None
+        assert page.url.endswith("board-3/2.html")
+
+
+GUNGI_PLIES = ["PZ*0-6-0", "PZ*0-1-0", "PZ*1-6-0", "PZ*1-1-0", "PZ*2-6-0", "PZ*2-2-0"]
+
+
+def gungi(plies: int) -> str:
+    """A Gungi record in progress, of its first ``plies`` plies."""
+    moves = [f"{index // 2 + 1}. {ply}" if index % 2 == 0 else ply
+             for index, ply in enumerate(GUNGI_PLIES[:plies])]
+    return ('[White "Ann"]\n[Black "Bob"]\n[Result "*"]\n' + " ".join(moves) + "\n")
+
+
+def test_a_ply_page_and_a_spoiler_free_turn_page_take_new_moves_in_place(tmp_path) -> None:
+    """A Gungi ply page lists the plies in a table (rows, not list items): a new ply
+    comes in as a new row. In a spoiler-free event a turn page lists the turns up to its
+    own only: a new move changes the totals and the Last link, not the list."""
+    gungi_event = make_event(tmp_path / "gungi", {"board-1.gn": gungi(5),
+                                                  "event.yaml": "live_poll_seconds: 1\n"})
+    quiet_event = make_event(tmp_path / "quiet", {"board-1.gcg": prefix(5),
+                                                  "event.yaml": "live_poll_seconds: 1\n"
+                                                                "spoiler_free: true\n"})
+    save_ply = _built_with_saves(gungi_event, tmp_path / "gungi-site")
+    save_quiet = _built_with_saves(quiet_event, tmp_path / "quiet-site")
+    with serve(tmp_path / "gungi-site") as gungi_url, serve(tmp_path / "quiet-site") as url, \
+            chromium() as browser, open_page(browser) as ply, open_page(browser) as quiet:
+        ply.goto(gungi_url + "board-1/2.html")
+        quiet.goto(url + "board-1/2.html")
+        visits = {page: Visits(page) for page in (ply, quiet)}
+        kept = {ply: step_back(ply, '.sheet-section td:first-child a[href="4.html"]'),
+                quiet: step_back(quiet, 'nav.turn-list a[href="1.html"]')}
+        listed = quiet.locator("nav.turn-list li").count()
+
+        save_ply("board-1.gn", gungi(6).encode())
+        save_quiet("board-1.gcg", prefix(6))
+        for page in (ply, quiet):
+            shows(page, ".turn-nav .where", "2 / 6")
+            before = kept[page]
+            assert page.evaluate(KEPT) == dict(
+                before, where="2 / 6", last="6.html",
+                heading=before["heading"].replace("of 5", "of 6"),
+                title=before["title"].replace("of 5", "of 6"))
+            assert "navigated" not in visits[page].log
+        assert ply.locator(".sheet-section tbody tr:last-child a").first \
+            .get_attribute("href") == "6.html"
+        assert quiet.locator("nav.turn-list li").count() == listed == 2
+
+
 # Records every change inside the live region: each one is announced to screen readers.
 WATCH_LIVE_REGION = """() => { window.liveChanges = [];
   const region = document.getElementById("live-status");
@@ -392,16 +502,18 @@ def test_the_live_region_changes_only_when_there_is_news(tmp_path) -> None:
         assert text[back].endswith("2 moves ahead — go to live")
         assert text[live] == live.locator("#live-status").text_content()
 
-        # The earlier turn's list gains a move: the page reloads, shows the new count,
-        # and is quiet again from then on.
-        with back.expect_navigation(timeout=WAIT_MS):
-            (event / "board-1.gcg").write_bytes(prefix(6))
-            build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+        # The earlier turn's list gains a move: the page takes it in place, shows the
+        # new count, and is quiet again from then on.
+        back.evaluate("window.__marker = 1")
+        (event / "board-1.gcg").write_bytes(prefix(6))
+        build(BuildOptions(event, out, keep_last_good=True, jobs=1))
         offers(back, "3 moves ahead — go to live")
+        shows(back, ".turn-list", "6 TORI")
         back.evaluate(WATCH_LIVE_REGION)
         polls = server.count("/board-1/game.json")
         server.wait_for("/board-1/game.json", polls + 6)
         assert back.evaluate("window.liveChanges") == []
+        assert back.evaluate("window.__marker") == 1
         assert back.url.endswith("board-1/3.html")
 
 
