@@ -21,8 +21,10 @@ Rule readings the corpus needs (RULES.md §2, §4, §9):
   captured Commander is a fact of the record: the Result tag must agree (an error) and no
   ply may follow (an error that stops the replay). Checkmate and repetition are found by
   pgm's reading of the rules, so a Result that disagrees with them and plies after them
-  are warnings, and the replay goes on. Foul-play losses and resignations are not
-  detected: a decided Result on a game with no ending found is taken as written.
+  are warnings, and the replay goes on; a Commander captured in those plies decides the
+  game all the same (the Result must agree with the capture). Foul-play losses and
+  resignations are not detected: a decided Result on a game with no ending found is
+  taken as written.
 - A player may leave its own Commander attacked (RULES.md is silent): this is a warning,
   the replay continues (authored__1, ply 48).
 """
@@ -55,7 +57,16 @@ class GungiReplay:
     stopped_at: int | None
     """Index of the ply refused by an error, or None if every playable ply was replayed."""
     end: GameEnd | None = None
-    """The ply after which the game was over, and how, or None while it is not."""
+    """How the game ended, which its Result must say, or None while it has not: a captured
+    Commander, else the checkmate or repetition pgm found."""
+    overruled: GameEnd | None = None
+    """A checkmate or repetition pgm found before a Commander was captured in the plies
+    played after it: the game was first over there, and the capture (``end``) decides it."""
+
+    @property
+    def first_end(self) -> GameEnd | None:
+        """The ply after which the game was first over, for the pages' account of it."""
+        return self.overruled or self.end
 
     @property
     def final(self) -> Position:
@@ -88,7 +99,7 @@ def replay(record: GnRecord, start: Position | None = None) -> GungiReplay:
     position = turn_start = start
     positions: list[Position] = []
     stopped: int | None = None
-    referee, end = Referee(start), None
+    referee, end, overruled = Referee(start), None, None
     late: list[Ply] = []
     for index, ply in enumerate(record.plies[: record.playable]):
         after = step(position, ply)
@@ -97,11 +108,12 @@ def replay(record: GnRecord, start: Position | None = None) -> GungiReplay:
             stopped = index
             break
         found = _warnings(position, after, ply.move, turn_start)
-        if end is None:
-            end, fouls = referee.after(position, after, ply.move, index + 1, ply.line)
-            found += fouls
-        else:
+        ending, fouls = referee.after(position, after, ply.move, index + 1, ply.line)
+        found += fouls
+        if end is not None:
             late.append(ply)
+        if ending is not None:  # after a checkmate or repetition, only a capture
+            overruled, end = end, ending
         for warning in found:
             sink.warning(ply.line, f"{ply.notation}: {warning}", ply.column)
         if after.to_move is not position.to_move:
@@ -109,11 +121,11 @@ def replay(record: GnRecord, start: Position | None = None) -> GungiReplay:
         positions.append(after)
         position = after
     if late and end is not None:
-        _warn_late(late, end, sink)
+        _warn_late(late, overruled or end, sink)
     if stopped is None:
-        _check_result(record, end, sink)
+        _check_result(record, end, overruled, sink)
     diagnostics = record.diagnostics + tuple(sink.items)
-    return GungiReplay(record, start, tuple(positions), diagnostics, stopped, end)
+    return GungiReplay(record, start, tuple(positions), diagnostics, stopped, end, overruled)
 
 
 def step(position: Position, ply: Ply) -> Position | Refusal:
@@ -201,11 +213,13 @@ def _warn_late(late: list[Ply], end: GameEnd, sink: DiagnosticSink) -> None:
     sink.warning(first.line, message, first.column)
 
 
-def _check_result(record: GnRecord, end: GameEnd | None, sink: DiagnosticSink) -> None:
+def _check_result(record: GnRecord, end: GameEnd | None, overruled: GameEnd | None,
+                  sink: DiagnosticSink) -> None:
     """The Result tag against the game's end (VALIDATION.md A10.50, part B). A result
     still ``*`` is one not filled in yet (a game entered while it is played): a warning.
-    A decided result that disagrees is an error after a captured Commander, and a warning
-    after a checkmate or repetition, which pgm's reading of the rules found."""
+    A decided result that disagrees is an error after a captured Commander, also one
+    captured after the ``overruled`` checkmate or repetition, and a warning after a
+    checkmate or repetition, which pgm's reading of the rules found."""
     tag = record.tag("Result")
     if end is None or tag is None or record.result is None or record.result is end.result:
         return
@@ -216,6 +230,8 @@ def _check_result(record: GnRecord, end: GameEnd | None, sink: DiagnosticSink) -
         return
     message = f'Result "{tag.value}" disagrees with the game: {end.account}, so it should ' \
               f'be "{expected}"'
+    if overruled is not None:
+        message += f"; the capture decides the game, even after {overruled.account}"
     if end.kind is EndKind.COMMANDER_CAPTURED:
         sink.error(tag.line, message, tag.column)
     else:

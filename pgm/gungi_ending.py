@@ -3,7 +3,8 @@
 :class:`Referee` watches a replay turn by turn and names the ply that ended the game.
 Checkmate and repetition are found by pgm's own reading of the rules, so what it finds
 only ever leads to *warnings* (a Result tag that disagrees, plies played after the end):
-the replay never refuses a ply because of it.
+the replay never refuses a ply because of it. A Commander captured in plies played after
+them is a fact of the record, and it decides the game: the Result must agree with it.
 
 Readings (RULES.md §4 and §9 mark them AMBIGUOUS or CONFLICT):
 
@@ -98,7 +99,7 @@ class GameEnd:
                     "time, a draw by repetition")
         if self.kind is EndKind.CHECKMATE:
             return f"{self.winner.title} checkmates {self.winner.other.title} with {where}"
-        return f"{self.winner.title} captured the Commander"
+        return f"{self.winner.title} captured the Commander with {where}"
 
 
 def _ordinal(n: int) -> str:
@@ -113,12 +114,16 @@ def position_key(position: Position) -> Hashable:
 class Referee:
     """Follows one replay and says after which ply, if any, the game ended.
 
-    Give it every ply in order with :meth:`after`; once it has named an ending it has
-    nothing more to say (the replay reports plies after the end itself).
+    Give it every ply in order with :meth:`after`. Once it has named a checkmate or a
+    repetition it only looks for a captured Commander: a record may play on after what
+    pgm's reading found (the replay reports those plies), and a capture there is a fact
+    of the record that decides the game all the same.
     """
 
     def __init__(self, start: Position) -> None:
         self.seen: Counter[Hashable] = Counter()
+        self.found: GameEnd | None = None
+        """The checkmate or repetition named, if any; after it only a capture counts."""
         self.turn_move: Move | None = None
         """The first ply of the turn being played (a forced recovery adds a second)."""
         if start.arrangement_over and start.recovery is None and start.rearrangement is None:
@@ -132,6 +137,14 @@ class Referee:
             self.turn_move = move
         if after.winner is not None:
             return GameEnd(number, line, EndKind.COMMANDER_CAPTURED, after.winner), []
+        if self.found is not None:
+            return None, []  # a ply after the end: the replay warns about it
+        self.found, warnings = self._judge(after, move, mover, number, line)
+        return self.found, warnings
+
+    def _judge(self, after: Position, move: Move, mover: Colour, number: int, line: int
+               ) -> tuple[GameEnd | None, list[str]]:
+        """Checkmate or repetition once ``mover``'s turn is over, and foul-play warnings."""
         if after.to_move is mover or not after.arrangement_over:
             return None, []  # the turn goes on, or the arrangement does
         warnings: list[str] = []

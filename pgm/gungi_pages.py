@@ -109,9 +109,7 @@ def render_gungi_game(env: jinja2.Environment, entry: GameEntry, game: GungiRepl
     """Yield (file name inside the game folder, content) for every file of the game."""
     event = common["event"]
     problems = problems_by_ply(game)
-    end = game.end
-    summaries = tuple(describe(ply, game.before(i), after,
-                               end if end is not None and end.ply == i + 1 else None)
+    summaries = tuple(describe(ply, game.before(i), after, _end_with(game, i + 1))
                       for i, (ply, after) in enumerate(zip(game.record.plies, game.positions,
                                                            strict=False)))
     flagged = frozenset(n for n, found in enumerate(problems, start=1) if found)
@@ -186,12 +184,21 @@ def _ply_context(entry: GameEntry, game: GungiReplay, index: int, move_text: str
 
 
 def _ended_by(game: GungiReplay, number: int) -> GameEnd | None:
-    """The game's end if it came with ply ``number`` or before."""
-    return game.end if game.end is not None and game.end.ply <= number else None
+    """The game's first end if it came with ply ``number`` or before: a checkmate found
+    before a captured Commander stays the end the plies between are played after."""
+    first = game.first_end
+    return first if first is not None and first.ply <= number else None
+
+
+def _end_with(game: GungiReplay, number: int) -> GameEnd | None:
+    """The end ply ``number`` brought, if any: the checkmate or repetition pgm found, or
+    a captured Commander (also one after those)."""
+    return next((e for e in (game.overruled, game.end) if e is not None and e.ply == number),
+                None)
 
 
 def _ends_at(game: GungiReplay, number: int) -> bool:
-    return game.end is not None and game.end.ply == number
+    return _end_with(game, number) is not None
 
 
 def problems_by_ply(game: GungiReplay) -> Problems:

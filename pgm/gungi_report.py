@@ -14,7 +14,10 @@ tag is absent, empty or not one of the four values). ``final_position`` is the p
 after the last replayed ply, null when no ply was replayed. ``end`` is the ply after
 which the game was over (numbered from 1, with its line), ``kind`` how it ended
 (``commander_captured``, ``checkmate`` or ``repetition``; see :mod:`pgm.gungi_ending`) and
-the ``winner`` (null for a draw by repetition); null while the game has not ended.
+the ``winner`` (null for a draw by repetition); null while the game has not ended. A
+Commander captured in plies played after a checkmate or repetition is the ``end``: it
+decides the game (the checkmate or repetition is then named by the warning about the
+plies after it).
 
 Each event is one replayed ply (a ply refused by an error and everything after it has no
 event): ``line``, ``player`` ("black"/"white", the side that played it), ``kind``,

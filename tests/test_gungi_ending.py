@@ -59,6 +59,7 @@ def test_a_discovered_checkmate_ends_the_game() -> None:
     assert game.end is not None
     assert (game.end.ply, game.end.line, game.end.kind, game.end.winner) == (
         47, 8, EndKind.CHECKMATE, Colour.BLACK)
+    assert game.overruled is None and game.first_end is game.end
     assert game.final.in_check == {Colour.WHITE} and not can_escape(game.final)
     ply = game.record.plies[46]
     assert describe(ply, game.before(46), game.final, game.end) == (
@@ -97,6 +98,8 @@ def test_plies_after_checkmate_are_one_warning_and_are_replayed() -> None:
         "m.gn:9:7: warning: YN<4-0-1>3-2-0: played after the game ended with ply 47 "
         "(checkmate: Black wins), and so are the 2 plies after it (to line 10)"]
     assert len(game.positions) == 50 and game.end is not None and game.end.ply == 47
+    assert game.end.kind is EndKind.CHECKMATE and game.overruled is None
+    assert gungi_entry_fields(game)["status"] == "Black wins by checkmate"
     # the record's own warnings on those plies stay: White never got out of check
     assert sum("White is still in check" in w for w in warnings(game)) == 2
 
@@ -131,6 +134,72 @@ def test_pawn_drop_and_bronze_checkmates_are_foul_play(
             f"t.gn:2:4: warning: {movetext[3:]}: White is in check and no ply ends it, but "
             f"{foul} is foul play (RULES.md §9), so this checkmate does not end the game"]
         assert game.end is None
+
+
+# -- a Commander captured after the end pgm found ------------------------------------------
+
+CAPTURE_AFTER_MATE = "1. GP*0-1-0 PZ<2-6-0>2-7-0 2. O-<8-8-0>7-7-0 PZ<7-6-0>7-7-0"
+"""Black's Gold drop mates White (ply 1); the record plays on, Black's Commander steps
+next to White's Pawn on 7-6, and the Pawn takes it (ply 4)."""
+CAPTURE_START = setup({**PAWN_BOX, "7-6": "w:PZ", "2-6": "w:PZ"}, black={"GP": 1})
+LATE_AFTER_MATE = ("t.gn:2:13: warning: PZ<2-6-0>2-7-0: played after the game ended with ply 1 "
+                   "(checkmate: Black wins), and so are the 2 plies after it (to line 2)")
+
+
+def result_problems(game: gungi.GungiReplay) -> list[tuple[Severity, str]]:
+    return [(d.severity, d.message) for d in game.diagnostics if d.line == 1]
+
+
+@pytest.mark.parametrize(("result", "problems", "status", "seats"), [
+    ("0 - 1", [(Severity.ERROR,
+                'Result "0 - 1" disagrees with the game: White captured the Commander with '
+                'ply 4 (line 2), so it should be "1 - 0"; the capture decides the game, even '
+                'after Black checkmates White with ply 1 (line 2)')],
+     "Black wins", ("W", "L")),  # the record's word stands, as after any capture
+    ("1 - 0", [], "White wins", ("L", "W")),
+    ("*", [(Severity.WARNING,
+            'Result "*", but White captured the Commander with ply 4 (line 2): the game is '
+            'over, and its result is "1 - 0"')],
+     "White wins", ("L", "W")),
+])  # fmt: skip
+def test_a_commander_captured_after_a_checkmate_decides_the_game(
+    result: str, problems: list[tuple[Severity, str]], status: str, seats: tuple[str, str]
+) -> None:
+    game = play(f'[Result "{result}"]\n' + CAPTURE_AFTER_MATE, CAPTURE_START)
+    assert game.stopped_at is None and game.final.winner is Colour.WHITE
+    assert game.end is not None and game.overruled is not None
+    assert (game.end.ply, game.end.kind, game.end.winner) == (
+        4, EndKind.COMMANDER_CAPTURED, Colour.WHITE)
+    assert (game.overruled.ply, game.overruled.kind, game.overruled.winner) == (
+        1, EndKind.CHECKMATE, Colour.BLACK)
+    assert game.first_end is game.overruled
+    assert result_problems(game) == problems
+    # the plies after the checkmate are still one warning, naming it
+    assert [str(d) for d in game.diagnostics if "after the game ended" in d.message] == [
+        LATE_AFTER_MATE]
+    fields = gungi_entry_fields(game)
+    assert (fields["live"], fields["status"], fields["result_by_seat"]) == (
+        False, status, seats)
+
+
+def test_a_commander_captured_after_a_repetition_decides_the_game() -> None:
+    start = setup({"8-8": "b:O-", "0-0": "w:O-", "0-3": "b:GP"})
+    cycle = "{}. GP<0-3-0>0-2-0 O-<0-0-0>1-0-0 {}. GP<0-2-0>0-3-0 O-<1-0-0>0-0-0\n"
+    moves = "".join(cycle.format(2 * n + 1, 2 * n + 2) for n in range(3))
+    moves += "7. GP<0-3-0>0-2-0 O-<0-0-0>0-1-0 8. GP<0-2-0x0-1-0\n"
+    drawn = play('[Result "1/2 - 1/2"]\n' + moves, start)
+    assert drawn.overruled is not None and drawn.overruled.kind is EndKind.REPETITION
+    assert drawn.end is not None and (drawn.end.ply, drawn.end.winner) == (15, Colour.BLACK)
+    assert result_problems(drawn) == [(
+        Severity.ERROR,
+        'Result "1/2 - 1/2" disagrees with the game: Black captured the Commander with ply 15 '
+        '(line 5), so it should be "0 - 1"; the capture decides the game, even after the '
+        'position after ply 12 (line 4) occurs for the fourth time, a draw by repetition')]
+    assert any("played after the game ended with ply 12 (draw by repetition), and so are "
+               "the 2 plies after it" in d.message for d in drawn.diagnostics)
+    won = play('[Result "0 - 1"]\n' + moves, start)
+    assert result_problems(won) == []
+    assert gungi_entry_fields(won)["status"] == "Black wins"
 
 
 # -- ways out of check -----------------------------------------------------------------------
@@ -369,6 +438,29 @@ def test_the_pages_say_checkmate_and_the_result_warning(tmp_path: Path) -> None:
                                                         .encode()})),
                        "-o", str(tmp_path / "o2"), "--strict")
     assert strict.exit_code == 0, strict.output
+
+
+def test_the_pages_say_checkmate_then_the_capture_after_it(tmp_path: Path) -> None:
+    record = mate_record("*", "25... YN<4-0-1>3-2-0 RX<8-8-0x0-0-1\n").encode()
+    event = make_event(tmp_path / "ev", {"m.gn": record})
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
+    assert ('m.gn:1:1: warning: Result "*", but Black captured the Commander with ply 49 '
+            '(line 9): the game is over, and its result is "0 - 1"') in result.output
+    folder = tmp_path / "o/m"
+    mate = text_of((folder / "47.html").read_text())
+    assert "Checkmate: White is in check and no ply ends it. Black wins." in mate
+    late = text_of((folder / "48.html").read_text())
+    assert "The game ended with ply 47 (checkmate: Black wins); the record goes on." in late
+    assert "played after the game ended with ply 47" in late
+    assert "Black captured the Commander and wins." in text_of((folder / "49.html").read_text())
+    overview = text_of((folder / "index.html").read_text())
+    assert "Black captured the Commander and wins." in overview
+    data = json.loads((folder / "game.json").read_text())
+    assert data["end"] == {"ply": 49, "line": 9, "kind": "commander_captured",
+                           "winner": "black"}
+    index = text_of((tmp_path / "o/index.html").read_text())
+    assert "Black wins 49" in index and "by checkmate" not in index
 
 
 def test_the_pages_say_draw_by_repetition(tmp_path: Path) -> None:
