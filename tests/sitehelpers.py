@@ -73,6 +73,15 @@ def run_build(*args: str):
     return CliRunner().invoke(main, ["build", *args])
 
 
+def build_sample(out: Path) -> Path:
+    """The bundled sample event built into ``out`` with ``--strict``: it must build clean."""
+    from conftest import SAMPLE_GAMES
+
+    result = run_build(str(SAMPLE_GAMES), "-o", str(out), "--strict")
+    assert result.exit_code == 0, result.output
+    return out
+
+
 class _Squares(HTMLParser):
     """Collects each square's accessible name: the text of its cell, which is all the cell
     holds (the letter, points and premium shown come from CSS with empty alt text)."""

@@ -27,7 +27,7 @@ from browserhelpers import (
 )
 from conftest import ROOT, SAMPLE_GAMES
 from playwright.sync_api import Browser, Page, expect
-from sitehelpers import make_event, run_build, tiles_named
+from sitehelpers import build_sample, make_event, run_build, tiles_named
 
 from pgm.board import get_layout
 from pgm.crossword import replay
@@ -52,10 +52,7 @@ PHONE = {"width": 375, "height": 812}
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("browser") / "site"
-    result = run_build(str(SAMPLE_GAMES), "-o", str(out), "--strict")
-    assert result.exit_code == 0, result.output
-    return out
+    return build_sample(tmp_path_factory.mktemp("browser") / "site")
 
 
 @pytest.fixture(scope="module", autouse=True)

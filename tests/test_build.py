@@ -11,7 +11,15 @@ import jinja2
 import pytest
 from click.testing import CliRunner
 from conftest import CORPUS, SAMPLE_GAMES
-from sitehelpers import board_squares, make_event, record_prefix, run_build, text_of, tiles_on
+from sitehelpers import (
+    board_squares,
+    build_sample,
+    make_event,
+    record_prefix,
+    run_build,
+    text_of,
+    tiles_on,
+)
 
 import pgm.render
 from pgm.cli import main
@@ -27,10 +35,7 @@ from pgm.state import load_state
 
 @pytest.fixture(scope="module")
 def sample_site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site") / "site"
-    result = run_build(str(SAMPLE_GAMES), "-o", str(out), "--strict")
-    assert result.exit_code == 0, result.output
-    return out
+    return build_sample(tmp_path_factory.mktemp("site") / "site")
 
 
 def test_sample_event_index_lists_every_game_by_round(sample_site) -> None:

@@ -16,7 +16,7 @@ import pytest
 from browserhelpers import chromium, open_page, serve
 from conftest import ROOT, SAMPLE_GAMES
 from playwright.sync_api import Browser, Page
-from sitehelpers import make_event, run_build
+from sitehelpers import build_sample, make_event, run_build
 
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots" / "phone"
 SMALLEST = {"width": 320, "height": 640}
@@ -79,10 +79,7 @@ SPLIT_WORDS_JS = """selector => {
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("phone") / "site"
-    result = run_build(str(SAMPLE_GAMES), "-o", str(out), "--strict")
-    assert result.exit_code == 0, result.output
-    return out
+    return build_sample(tmp_path_factory.mktemp("phone") / "site")
 
 
 @pytest.fixture(scope="module")

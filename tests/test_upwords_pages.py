@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 
 import pytest
 from conftest import SAMPLE_GAMES
-from sitehelpers import make_event, run_build, text_of
+from sitehelpers import build_sample, make_event, run_build, text_of
 
 from pgm.gcg import parse_gcg
 from pgm.scoring import square_name
@@ -27,10 +27,7 @@ the last event."""
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("upwords") / "site"
-    result = run_build(str(SAMPLE_GAMES), "-o", str(out), "--strict")
-    assert result.exit_code == 0, result.output
-    return out
+    return build_sample(tmp_path_factory.mktemp("upwords") / "site")
 
 
 @pytest.fixture(scope="module")
