@@ -63,15 +63,13 @@ class EndLines:
         elif event.score != 2 * value:
             self.sink.warning(event.line, self._expected_points(event, value, holders))
         out = _gone_out(before)
-        if out is not None and player not in out:
-            self._warn_not_out(event, player, out, value)
-            self._check_left(event, tiles, [s for s in range(len(before.rack_sizes))
-                                            if s not in out], before, off_board)
-        elif out is not None:
-            self._check_left(event, tiles, [s for s in holders if s not in out], before,
-                             off_board)
-        else:
+        if out is None:
             self._check_supply(event, tiles, off_board)
+            return
+        if player not in out:
+            self._warn_not_out(event, player, out, value)
+        self._check_left(event, tiles, [s for s in range(len(before.rack_sizes))
+                                        if s not in out], before, off_board)
 
     def _warn_not_out(self, event: Event, player: int, out: set[int], value: int) -> None:
         """A line scoring the tiles left for a player who still holds tiles: the

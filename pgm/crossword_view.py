@@ -84,11 +84,8 @@ def describe(turn: Turn, game: CrosswordGame, word: str | None = None) -> str:
             # Played phonies must look different, or viewers learn them as words.
             text += ": a phoney, challenged off on the next turn"
         return text
-    if not event.tiles:
-        return describe_other_event(event, name, 0)
-    try:
-        tiles = game.rules.codec.split(event.tiles, allow=BLANK + UNKNOWN)
-    except TileError:
+    tiles = _tiles_of(game, event.tiles) if event.tiles else None
+    if tiles is None:
         return describe_other_event(event, name, 0)
     return describe_other_event(event, name, len(tiles), tile_text(tiles))
 
@@ -256,12 +253,17 @@ def shown_tiles(game: CrosswordGame, written: str, allow: str = "") -> str:
     :func:`pgm.tiles.tile_text` shows tiles: ``?AEI[LL]OU`` whether the record wrote
     ``?AEI[LL]OU`` or ``|?|A|E|I|[LL]|O|U|``, ``A[L·L][QU]`` for ``AL·LQU``. Written
     as they are when they are not tiles of the set (``UNKNOWN``) or none are given."""
-    if not written:
-        return written
+    tiles = _tiles_of(game, written, allow) if written else None
+    return written if tiles is None else tile_text(tiles)
+
+
+def _tiles_of(game: CrosswordGame, written: str, allow: str = "") -> list[str] | None:
+    """The tiles ``written`` names (blanks and unknown tiles too, and ``allow``); None
+    when they are not tiles of the game's set."""
     try:
-        return tile_text(game.rules.codec.split(written, allow=BLANK + UNKNOWN + allow))
+        return game.rules.codec.split(written, allow=BLANK + UNKNOWN + allow)
     except TileError:
-        return written
+        return None
 
 
 def sheet_row(turn: Any, name: str, play_word: str, summary: str,

@@ -117,8 +117,7 @@ def event_root(folder: Path) -> Path | None:
     ``event.yaml``. Paths are taken as written, links not followed, so the event
     reached through a link is named through it."""
     absolute = Path(os.path.abspath(folder))
-    outermost: list[Path | None] = [None, None]
-    """The outermost folder whose event.yaml claims 0 and 1 (see event_claim)."""
+    outermost: list[Path | None] = [None, None]  # by what its event.yaml claims: 0, 1
     for above in (absolute, *absolute.parents):
         config = above / CONFIG_NAME
         if config.is_file():
