@@ -34,7 +34,6 @@ import csv
 import io
 import json
 import os
-import secrets
 import stat
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields
@@ -46,6 +45,7 @@ from pgm.config import CONFIG_NAME
 from pgm.diagnostics import Diagnostic
 from pgm.discover import RECORD_EXTENSIONS
 from pgm.record_inputs import RecordInput
+from pgm.state import stage_write
 
 FORMATS = ("csv", "json")
 
@@ -242,7 +242,7 @@ def _same_file(found: os.stat_result, path: Path) -> bool:
 
 def save(output: Path, text: str, records: Iterable[Path]) -> None:
     """Write the export ``text`` to ``output`` once :func:`check_target` allows it: to a
-    new file beside it (``.NAME.XXXXXXXX.tmp``) renamed over it at once, so that the file
+    new file beside it (``.NAME.PID.tmp``) renamed over it at once, so that the file
     is the old export or the whole new one, never half of either (a link is followed, and
     a replaced file keeps its permissions). A device or pipe (``/dev/stdout``) is
     written as it is. Any failure is an :class:`ExportTargetError`; nothing is left."""
@@ -264,18 +264,17 @@ def save(output: Path, text: str, records: Iterable[Path]) -> None:
 
 
 def _replace(path: Path, data: bytes, mode: int | None) -> None:
-    """Replace ``path`` by a file of ``data`` in one rename in its own folder; ``mode``
-    is the replaced file's (a new file gets the usual 0o666 less the umask)."""
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
-                 0o666)
+    """Replace ``path`` by a file of ``data`` in one rename in its own folder, as the
+    site's files are (:func:`pgm.state.stage_write`); ``mode`` is the replaced file's (a
+    new file gets the usual 0o666 less the umask). No temporary file is left."""
+    temp = None
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())  # the rename must not outlive the bytes in a crash
+        temp = stage_write(path, data)
+        if temp is None:
+            return  # it holds the export already
         if mode is not None:
             os.chmod(temp, mode)
         os.replace(temp, path)
     finally:
-        temp.unlink(missing_ok=True)
+        if temp is not None:
+            temp.unlink(missing_ok=True)

@@ -423,7 +423,11 @@ def stage_write(path: Path, content: str | bytes, owner: int | None = None) -> P
     temp = path.parent / f".{path.name}.{owner or os.getpid()}.tmp"
     # No fsync: readers need atomicity, not durability across power loss, and a live
     # rebuild should take milliseconds.
-    temp.write_bytes(data)
+    try:
+        temp.write_bytes(data)
+    except BaseException:  # a full disk: no half-written file is left
+        temp.unlink(missing_ok=True)
+        raise
     return temp
 
 
