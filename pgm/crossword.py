@@ -230,6 +230,15 @@ class _Replay:
                 and last.event.kind is EventKind.PLAY and last.player != player)
 
     def _rack(self, event: Event) -> Rack:
+        """The event's rack (None: unknown); a rack of more tiles than a rack holds is
+        warned of, and kept as recorded."""
+        rack = self._read_rack(event)
+        if rack is not None and len(rack) > RACK_SIZE:
+            self.sink.warning(event.line, f"rack {event.rack} holds {len(rack)} tiles; a rack "
+                                          f"holds at most {RACK_SIZE}")
+        return rack
+
+    def _read_rack(self, event: Event) -> Rack:
         if not event.rack or event.rack.upper() == "UNKNOWN":
             return None
         text = event.rack.replace(".", BLANK)
@@ -296,6 +305,9 @@ class _Replay:
         line = event.line
         for warning in scored.warnings:
             self.sink.warning(line, warning)
+        if len(played) > RACK_SIZE and (move.rack is None or len(move.rack) <= RACK_SIZE):
+            self.sink.warning(line, f"{event.position} {event.word} places {len(played)} "
+                                    f"tiles; a rack holds at most {RACK_SIZE}")
         if scored.score != event.score:
             self.sink.warning(line, f"{event.position} {event.word} is recorded as "
                                     f"{event.score:+d}, but the board scores it {scored.score:+d}")
@@ -323,6 +335,8 @@ class _Replay:
 
     def _pass(self, move: _Move) -> Step:
         self._check_supply(move.event.line, move.rack)
+        if move.event.score != 0:
+            self.sink.warning(move.event.line, f"a pass scores +0, not {move.event.score:+d}")
         return move.step(self._scoreless(move, "-"))
 
     def _exchange(self, move: _Move) -> Step:
@@ -411,6 +425,10 @@ class _Replay:
 
     def _end_rack_penalty(self, move: _Move) -> Step:
         self.ending.penalty(move.event, move.player, move.before, self.tally.spare)
+        if not move.before.game_over:
+            self.sink.warning(move.event.line, "a penalty for the tiles left on the rack, but "
+                                               "no player has gone out and there have not "
+                                               f"been {MAX_SCORELESS_TURNS} scoreless turns")
         return self._game_end(move)
 
     def _time_penalty(self, move: _Move) -> Step:

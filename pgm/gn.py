@@ -136,6 +136,9 @@ _RESULT_VALUES = {r.value for r in Result}
 _TAG = re.compile(r'\[([A-Za-z]+)[ \t]+"([^"\n]*)"[ \t]*\]')
 _DATE = re.compile(r"([0-9]{1,4})\.([0-9]{1,2})\.([0-9]{1,2})")
 _SPACE = re.compile(r"\s+")
+_RESULT_TOKENS = {"1-0": "1 - 0", "0-1": "0 - 1", "1/2-1/2": "1/2 - 1/2", "*": "*"}
+"""Results as PGN writes them after the last move, which GN does not: each with the
+[Result] value that says it."""
 _WORD = re.compile(r"[^\s(]+")
 _NUMBER = re.compile(r"([0-9]+)(\.*)")
 
@@ -320,6 +323,9 @@ class _Reader:
         bracket = word.find(")")
         if bracket != -1:
             self._cut(pos + bracket, "')' without an open comment (comments do not nest)")
+        elif word in _RESULT_TOKENS:
+            self._error(pos, f"{word!r} is not a move: a game's result goes in its [Result] "
+                           f'tag, e.g. [Result "{_RESULT_TOKENS[word]}"]')
         elif word[0] in "0123456789":
             self._number(word, pos)
         else:

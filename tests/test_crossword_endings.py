@@ -261,3 +261,35 @@ def test_a_line_after_the_closing_lines_does_not_open_the_game_again() -> None:
     game = replay(parse_gcg(DOUG_V_EMELY + b">doug: ABC - +0 451\n", "g.gcg"))
     assert game.complete and game.final.game_over
     assert any("ended" in d.message for d in game.diagnostics)
+
+
+def test_a_pass_recorded_with_points_is_warned_of() -> None:
+    """A pass scores nothing: points on one (a typed score of a play) are warned of,
+    as an exchange's are."""
+    record = edited(DOUG_V_EMELY, (b">doug: AILNORT A5 LATINO +27 191",
+                                   b">doug: AILNORT - +27 191"))
+    assert "12: warning: a pass scores +0, not +27" in warnings(record)
+
+
+def test_a_rack_penalty_before_the_end_of_the_game_is_warned_of() -> None:
+    """The tiles left are taken after a player went out or the scoreless turns ended the
+    game; in mid-game such a line is a mistyped time penalty, or a line out of place."""
+    record = edited(DOUG_V_EMELY, (b">emely: EKMORRU L11 MURK +28 236\n",
+                                   b">emely: EKMORRU L11 MURK +28 236\n"
+                                   b">emely: EKMORRU (EKMORRU) -14 222\n"))
+    assert ("22: warning: a penalty for the tiles left on the rack, but no player has gone "
+            "out and there have not been 6 scoreless turns") in warnings(record)
+
+
+def test_a_rack_of_more_tiles_than_a_rack_holds_is_warned_of() -> None:
+    """Eight tiles on a rack, or placed from an unknown one, are a recording error."""
+    assert warnings(gcg_bytes("""
+        #player1 a a
+        #player2 b b
+        >a: AEINRSTT 8D RETAINST +66 66
+        >b: UNKNOWN 9A ABDEFGHI +45 45
+        #rack1 ABCDEFGHIJ
+        """)) == ["3: warning: rack AEINRSTT holds 8 tiles; a rack holds at most 7",
+                  "3: warning: 8D RETAINST is recorded as +66, but the board scores it +18",
+                  "4: warning: 9A ABDEFGHI places 8 tiles; a rack holds at most 7",
+                  "5: warning: rack ABCDEFGHIJ holds 10 tiles; a rack holds at most 7"]
