@@ -1,0 +1,53 @@
+"""Checks across an event's games: copies of a record a TD's folder gathers."""
+
+from __future__ import annotations
+
+from conftest import CORPUS
+from sitehelpers import make_event, run_build
+
+DOUG_V_EMELY = (CORPUS / "gcg/macondo__doug_v_emely.gcg").read_bytes()
+"""doug beats emely 460–345."""
+OTHER = (CORPUS / "gcg/MAGPIE-DATA__success.gcg").read_bytes()
+
+
+def test_a_copy_of_a_record_is_warned_of_at_the_copy(tmp_path) -> None:
+    """A file manager's copy replays cleanly and would count doug's win twice: the build
+    names the copy and the record it repeats, and --strict fails on it."""
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": "title: Spring Open\n",
+        "round-1/table-1.gcg": DOUG_V_EMELY,
+        "round-1/table-1 (1).gcg": DOUG_V_EMELY,
+        "round-2/table-1.gcg": OTHER,
+    })
+    result = run_build(str(event), "-o", str(tmp_path / "site"))
+    assert result.exit_code == 0, result.output
+    copy, original = event / "round-1/table-1 (1).gcg", event / "round-1/table-1.gcg"
+    assert (f"{copy}: warning: the same game as {original} (players, turns and result): "
+            "listed, and counted on the player index, twice; remove the copy, or make it a "
+            "draft in event.yaml") in result.output
+    assert "1 warning(s)" in result.output
+    strict = run_build(str(event), "-o", str(tmp_path / "site"), "--strict")
+    assert strict.exit_code == 1
+
+
+def test_a_copy_made_a_draft_is_no_longer_warned_of(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": 'title: Spring Open\ngames:\n  "round-1/old/*.gcg": {draft: true}\n',
+        "round-1/table-1.gcg": DOUG_V_EMELY,
+        "round-1/old/table-1.gcg": DOUG_V_EMELY,
+    })
+    result = run_build(str(event), "-o", str(tmp_path / "site"), "--strict")
+    assert result.exit_code == 0, result.output
+    assert "same game" not in result.output
+
+
+def test_games_not_started_are_not_copies(tmp_path) -> None:
+    """Before round 1 every record holds the players only: alike, and not copies."""
+    header = b"#player1 doug doug\n#player2 emely emely\n"
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": "title: Spring Open\n",
+        "round-1/table-1.gcg": header,
+        "round-2/table-1.gcg": header,
+    })
+    result = run_build(str(event), "-o", str(tmp_path / "site"), "--strict")
+    assert result.exit_code == 0, result.output
