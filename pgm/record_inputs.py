@@ -111,6 +111,20 @@ def no_records(folder: Path) -> Diagnostic:
     return Diagnostic(shown_name(str(folder)), 0, Severity.WARNING, message)
 
 
+def inside_event(folder: Path) -> Diagnostic | None:
+    """A warning when ``folder``, built as an event, lies inside another one (a round's
+    or a division's folder given by mistake): the build reads only the ``event.yaml``
+    files at and below ``folder``, so the event's title, lexicon and ``games:`` entries
+    are left out, and the site is another one than the event's."""
+    root = event_root(folder)
+    if root is None or os.path.abspath(root) == os.path.abspath(folder):
+        return None
+    config = shown_name(str(root / CONFIG_NAME))
+    return Diagnostic(shown_name(str(folder)), 0, Severity.WARNING,
+                      f"this folder is inside the event of {config}, whose settings this "
+                      f"build leaves out: build {shown_name(str(root))} for the event's site")
+
+
 def event_root(folder: Path) -> Path | None:
     """The folder of the event ``folder`` lies in (see above), named from where pgm runs
     as the build names its files; None when no folder at or above it has an
@@ -133,7 +147,7 @@ def _named(above: Path, folder: Path) -> Path:
     """``above`` as the user would write it: ``folder`` itself when it is the event."""
     if above == Path(os.path.abspath(folder)):
         return folder
-    return Path(os.path.relpath(above))
+    return above if folder.is_absolute() else Path(os.path.relpath(above))
 
 
 def _below(folder: Path, root: Path) -> str:

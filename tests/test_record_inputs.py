@@ -134,3 +134,19 @@ def test_a_divisions_title_does_not_make_it_an_event(tmp_path, monkeypatch) -> N
         assert (checked.exit_code, checked.stdout) == (0, ""), named
     monkeypatch.chdir(tmp_path / "club/DivA")
     assert run("check", "p.gcg").stdout == ""
+
+
+def test_building_a_folder_inside_an_event_says_which_event_to_build(tmp_path) -> None:
+    """A round's folder built by mistake is built without the event's lexicon: the
+    French game scores wrong there, and a warning names the event's folder to build."""
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": "title: Coupe de printemps\nlexicon: FRA24\n",
+        "round-2/table-1.gcg": _unlabelled_french(),
+    })
+    result = run_build(str(event / "round-2"), "-o", str(tmp_path / "site"))
+    assert (f"{event / 'round-2'}: warning: this folder is inside the event of "
+            f"{event / 'event.yaml'}, whose settings this build leaves out: build {event} "
+            "for the event's site") in result.output
+    whole = run_build(str(event), "-o", str(tmp_path / "event-site"), "--strict")
+    assert whole.exit_code == 0, whole.output
+    assert "inside the event" not in whole.output
