@@ -116,6 +116,7 @@ class EndLines:
                                   + " without such a line")
         self._check_counted_once(steps)
         self._check_points_after_going_out(steps)
+        self._check_penalties_after_scoreless_end(steps)
 
     def _check_counted_once(self, steps: Sequence[Step]) -> None:
         """The tiles left are counted once: by one line scoring them twice, or by one
@@ -198,6 +199,26 @@ class EndLines:
                                            "the other racks (a line like '>nick: (TILES) "
                                            "+N'): the final scores are short of them")
 
+    def _check_penalties_after_scoreless_end(self, steps: Sequence[Step]) -> None:
+        """A game that the scoreless turns end takes each rack's tiles from its holder,
+        on lines of their own: a record that ends at the last scoreless turn has scores
+        short of final, and stays in progress (see ``CrosswordGame.complete``) until
+        they are written."""
+        index = len(steps)
+        while index and steps[index - 1].state.game_over:
+            index -= 1
+        if index == len(steps):
+            return
+        ender = steps[index]
+        # lines after it are closing lines, or moves after the end warned of on their own
+        if ender.event.kind not in _SCORELESS_KINDS or index + 1 < len(steps):
+            return
+        self.sink.warning(ender.event.line, "the scoreless turns end the game here, but the "
+                                            "record ends without the penalties for the tiles "
+                                            "left on the racks (a line like '>nick: TILES "
+                                            "(TILES) -N' for each player): the game stays in "
+                                            "progress, and its scores are short of final")
+
     def _expected_points(self, event: Event, value: int, holders: Sequence[int]) -> str:
         return (f"({event.tiles}) is worth {value}: expected +{2 * value} (twice the rack), "
                 f"or +{value} with a line of -{value} for {self._racks_of(holders)} "
@@ -237,9 +258,13 @@ class EndLines:
         return f"the racks of {', '.join(names)}" if names else "the other racks"
 
 
+_SCORELESS_KINDS = frozenset((EventKind.PASS, EventKind.EXCHANGE, EventKind.WITHDRAWAL))
+
+
 def _gone_out(before: State) -> set[int] | None:
     """The seats that went out, when the game ended so (the bag empty)."""
     if not before.game_over or before.bag:
         return None
     out = {seat for seat, size in enumerate(before.rack_sizes) if size <= 0}
     return out or None
+

@@ -293,3 +293,27 @@ def test_a_rack_of_more_tiles_than_a_rack_holds_is_warned_of() -> None:
                   "3: warning: 8D RETAINST is recorded as +66, but the board scores it +18",
                   "4: warning: 9A ABDEFGHI places 8 tiles; a rack holds at most 7",
                   "5: warning: rack ABCDEFGHIJ holds 10 tiles; a rack holds at most 7"]
+
+
+def test_scoreless_turns_ending_the_game_without_rack_penalties_are_warned_of() -> None:
+    """After the sixth scoreless turn each rack's tiles are taken from its holder: a
+    record that stops there says so, at the turn that ended the game; with the
+    penalties written the game is complete."""
+    opening = """
+        #player1 a a
+        #player2 b b
+        >a: AEINRST 8D RETAINS +66 66
+        >b: ABCDEFG 9C BE +9 9
+        """
+    passes = "".join(f">{p}: {r} - +0 {s}\n" for p, r, s in
+                     [("a", "ACDFGHI", 66), ("b", "ACDFGIK", 9)] * 3)
+    unclosed = replay(parse_gcg(gcg_bytes(opening) + passes.encode(), "g.gcg"))
+    assert [f"{d.line}: {d.message}" for d in unclosed.diagnostics] == [
+        "10: the scoreless turns end the game here, but the record ends without the "
+        "penalties for the tiles left on the racks (a line like '>nick: TILES (TILES) -N' "
+        "for each player): the game stays in progress, and its scores are short of final"]
+    assert unclosed.final.game_over and not unclosed.complete
+    closed = replay(parse_gcg(gcg_bytes(opening) + passes.encode() +
+                              b">a: ACDFGHI (ACDFGHI) -17 49\n>b: ACDFGIK (ACDFGIK) -18 -9\n",
+                              "g.gcg"))
+    assert closed.diagnostics == () and closed.complete
