@@ -63,7 +63,8 @@ class _Events:
 def gather(paths: Iterable[Path], extensions: Collection[str] = RECORD_EXTENSIONS
            ) -> RecordInputs:
     """Every record of ``paths`` in the order given (a folder's in sorted order), with
-    its settings."""
+    its settings; once, however many of the paths name it (``export ev ev/round-1``
+    would write its moves twice)."""
     inputs = RecordInputs()
     events = _Events(inputs)
     for path in paths:
@@ -76,7 +77,21 @@ def gather(paths: Iterable[Path], extensions: Collection[str] = RECORD_EXTENSION
             settings = events.configs(root, extensions).settings_for(
                 Path(root, _below(path.parent, root), path.name))
         inputs.records.append(RecordInput(path, settings))
+    inputs.records = _once(inputs.records)
     return inputs
+
+
+def _once(records: list[RecordInput]) -> list[RecordInput]:
+    """``records`` without those named before by another path (``ev/r1/t1.gcg`` and
+    ``ev/r1/../r1/t1.gcg``). A link is a record of its own, as the build lists it."""
+    seen: set[str] = set()
+    kept = []
+    for record in records:
+        key = os.path.abspath(record.path)
+        if record.empty_folder or key not in seen:
+            seen.add(key)
+            kept.append(record)
+    return kept
 
 
 def _add_folder(inputs: RecordInputs, events: _Events, folder: Path,

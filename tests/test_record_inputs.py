@@ -150,3 +150,19 @@ def test_building_a_folder_inside_an_event_says_which_event_to_build(tmp_path) -
     whole = run_build(str(event), "-o", str(tmp_path / "event-site"), "--strict")
     assert whole.exit_code == 0, whole.output
     assert "inside the event" not in whole.output
+
+
+def test_a_record_named_twice_is_checked_and_exported_once(tmp_path) -> None:
+    """``pgm export ev ev/round-1`` names round 1's records twice: their moves are
+    written once, as ``pgm check`` reports each record once."""
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": "title: Spring Open\n",
+        "round-1/table-1.gcg": (CORPUS / "gcg/macondo__doug_v_emely.gcg").read_bytes(),
+    })
+    once = run("export", str(event))
+    twice = run("export", str(event), str(event / "round-1"),
+                str(event / "round-1" / ".." / "round-1" / "table-1.gcg"))
+    assert twice.exit_code == 0 and twice.output == once.output
+    assert len(list(csv.reader(io.StringIO(once.output)))) == 29  # header and 28 events
+    checked = run("check", "--json", str(event), str(event / "round-1" / "table-1.gcg"))
+    assert len(json.loads(checked.output)) == 1
