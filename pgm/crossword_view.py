@@ -233,6 +233,9 @@ class SheetRow(NamedTuple):
     noted: bool
     flagged: bool
     summary: str
+    phoney: bool = False
+    """A play challenged off on the next turn: marked on the sheet, where spectators
+    read the game's words back (and would learn a phoney as a word)."""
 
 
 def score_sheet(game: CrosswordGame, diagnostics_by_line: dict[int, list[Diagnostic]]
@@ -244,7 +247,7 @@ def score_sheet(game: CrosswordGame, diagnostics_by_line: dict[int, list[Diagnos
         rows.append(sheet_row(turn, game.record.players[turn.player].name, word,
                               describe(turn, game, word), diagnostics_by_line,
                               rack=shown_tiles(game, event.rack, "."),
-                              tiles=shown_tiles(game, event.tiles)))
+                              tiles=shown_tiles(game, event.tiles), phoney=turn.withdrawn))
     return tuple(rows)
 
 
@@ -268,7 +271,8 @@ def _tiles_of(game: CrosswordGame, written: str, allow: str = "") -> list[str] |
 
 def sheet_row(turn: Any, name: str, play_word: str, summary: str,
               diagnostics_by_line: dict[int, list[Diagnostic]], *,
-              rack: str | None = None, tiles: str | None = None) -> SheetRow:
+              rack: str | None = None, tiles: str | None = None, phoney: bool = False
+              ) -> SheetRow:
     """One score-sheet row of a GCG event (crossword or Upwords turn): ``play_word`` is
     shown for plays, a short word for the other events. ``rack`` and ``tiles`` are the
     event's rack and the tiles it names as shown, when not as written."""
@@ -277,7 +281,8 @@ def sheet_row(turn: Any, name: str, play_word: str, summary: str,
                     event.position.upper(),
                     _sheet_word(event, play_word, event.tiles if tiles is None else tiles),
                     f"{event.score:+d}", turn.position.scores[turn.player], event.kind.value,
-                    bool(event.notes), bool(diagnostics_by_line.get(event.line)), summary)
+                    bool(event.notes), bool(diagnostics_by_line.get(event.line)), summary,
+                    phoney)
 
 
 def _sheet_word(event: Event, play_word: str, tiles: str) -> str:

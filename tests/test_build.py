@@ -120,6 +120,13 @@ def test_phoney_and_withdrawal_are_marked(sample_site) -> None:
     assert "a phoney, challenged off on the next turn" in phoney
     withdrawn = text_of((sample_site / "round-2/table-2/11.html").read_text())
     assert "RightBehindYou's play was challenged off and withdrawn: -27 points" in withdrawn
+    # the score sheet marks the phoney, so that a spectator reading its words back
+    # does not take it for a word; the other plays are not marked
+    sheet = (sample_site / "round-2/table-2/index.html").read_text()
+    rows = re.findall(r'<tr class="([^"]*)"><td><a href="(\d+)\.html"', sheet)
+    assert [number for classes, number in rows if "phoney" in classes.split()] == ["10"]
+    row_10 = sheet.split('<a href="10.html"', 1)[1].split("</tr>", 1)[0]
+    assert 'class="play phoney' in sheet and "phoney" in text_of(row_10)
 
 
 def test_game_page_has_sheet_board_chart_and_links(sample_site) -> None:
