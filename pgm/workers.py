@@ -182,9 +182,12 @@ def _load_and_render(worker: _Worker, task: GameTask, data: bytes) -> GameOutcom
     game = worker.load_game(task.source, task.settings, data)
     previous = task.previous
     if task.keep_last_good and previous is not None and _broken_by_save(previous, game.entry):
-        kept = _keep_last_good(worker, task, previous, game.entry)
-        if kept is not None:
-            return kept
+        if _moved_on(previous, game.entry):
+            game = worker.load_game(task.source, replace(task.settings, live=True), data)
+        else:
+            kept = _keep_last_good(worker, task, previous, game.entry)
+            if kept is not None:
+                return kept
     entry = game.entry
     return _render(worker, task, game).outcome(task.fingerprint, entry, not entry.errors, False)
 
@@ -291,6 +294,14 @@ def _broken_by_save(previous: GameState, entry: GameEntry) -> bool:
     return (previous.clean and bool(entry.errors)) or \
         (entry.stopped_at is not None and previous.entry.stopped_at is None) or \
         (entry.turns == 0 and previous.entry.turns > 0)
+
+
+def _moved_on(previous: GameState, entry: GameEntry) -> bool:
+    """Whether a game in progress, saved with an error, still shows more turns than its
+    last pages (moves pasted in at once, one of them mistyped): those are published up
+    to the error, and the game stays in progress, its pages following the record, until
+    the annotator puts the line right. A save that shows fewer keeps the last pages."""
+    return previous.entry.live and entry.turns > previous.entry.turns
 
 
 def _stage_in_place(task: GameTask, files: list[tuple[str, str | bytes]]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS
-from sitehelpers import make_event, record_prefix
+from sitehelpers import make_event, record_prefix, text_of
 
 from pgm import changes
 from pgm.build import BuildOptions, build
@@ -122,6 +122,31 @@ def test_a_record_saved_empty_or_header_only_keeps_its_pages_while_watching(
     build(BuildOptions(event, out, keep_last_good=True, jobs=1))
     assert (out / "g/9.html").is_file()
     assert json.loads((out / "g/game.json").read_text())["turns"] == 9
+
+
+def test_moves_pasted_with_a_mistyped_one_are_published_up_to_it_while_watching(
+        tmp_path) -> None:
+    """An annotator pastes four moves at once, the second mistyped so that it cannot be
+    placed: spectators get the move before it, the game stays in progress (its pages
+    keep polling, the error shown on the last), and the corrected line follows."""
+    record = (CORPUS / "gcg" / GAMES[0]).read_bytes()
+    event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(record, 8)})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    mistyped = record_prefix(record, 12).replace(b"O4 ORIgINS", b"P4 ORIgINS")
+    (event / "g.gcg").write_bytes(mistyped)
+    result = build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    assert [d.severity.value for d in result.diagnostics] == ["error"]
+    assert "P4" in result.diagnostics[0].message
+    assert (out / "g/9.html").is_file() and not (out / "g/10.html").exists()
+    game = json.loads((out / "g/game.json").read_text())
+    assert game["turns"] == 9 and game["live"] is True
+    assert result.diagnostics[0].message in text_of((out / "g/9.html").read_text())
+    listed = json.loads((out / "live.json").read_text())["games"]
+    assert listed[0]["status"].startswith("in progress")
+    (event / "g.gcg").write_bytes(record_prefix(record, 12))
+    fixed = build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    assert not fixed.errors and (out / "g/12.html").is_file()
 
 
 def test_a_half_written_record_keeps_its_last_pages_through_a_configuration_change(
