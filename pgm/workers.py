@@ -181,13 +181,14 @@ _BUILTIN_TEMPLATES = os.path.join(builtin_dir("templates"), "")
 def _load_and_render(worker: _Worker, task: GameTask, data: bytes) -> GameOutcome:
     game = worker.load_game(task.source, task.settings, data)
     previous = task.previous
-    if task.keep_last_good and previous is not None and _broken_by_save(previous, game.entry):
-        if _moved_on(previous, game.entry):
-            game = worker.load_game(task.source, replace(task.settings, live=True), data)
-        else:
+    if task.keep_last_good and previous is not None:
+        if _broken_by_save(previous, game.entry) and not _moved_on(previous, game.entry):
             kept = _keep_last_good(worker, task, previous, game.entry)
             if kept is not None:
                 return kept
+        if previous.entry.live and game.entry.errors:
+            # followed while the annotator puts the line right (see _moved_on)
+            game = worker.load_game(task.source, replace(task.settings, live=True), data)
     entry = game.entry
     return _render(worker, task, game).outcome(task.fingerprint, entry, not entry.errors, False)
 
@@ -300,7 +301,8 @@ def _moved_on(previous: GameState, entry: GameEntry) -> bool:
     """Whether a game in progress, saved with an error, still shows more turns than its
     last pages (moves pasted in at once, one of them mistyped): those are published up
     to the error, and the game stays in progress, its pages following the record, until
-    the annotator puts the line right. A save that shows fewer keeps the last pages."""
+    the annotator puts the line right, whatever is added after it meanwhile. A save
+    that shows fewer keeps the last pages."""
     return previous.entry.live and entry.turns > previous.entry.turns
 
 

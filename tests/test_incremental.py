@@ -144,6 +144,9 @@ def test_moves_pasted_with_a_mistyped_one_are_published_up_to_it_while_watching(
     assert result.diagnostics[0].message in text_of((out / "g/9.html").read_text())
     listed = json.loads((out / "live.json").read_text())["games"]
     assert listed[0]["status"].startswith("in progress")
+    (event / "g.gcg").write_bytes(mistyped + b">andy: EHT 12E THE +20 125\n")
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    assert json.loads((out / "g/game.json").read_text())["live"] is True
     (event / "g.gcg").write_bytes(record_prefix(record, 12))
     fixed = build(BuildOptions(event, out, keep_last_good=True, jobs=1))
     assert not fixed.errors and (out / "g/12.html").is_file()
