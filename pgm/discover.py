@@ -342,7 +342,8 @@ def kept_slug(slug: str) -> bool:
 
 
 _ROUND = re.compile(r"(?:^|[^a-z])(?:round|(?<![0-9])rd|r)[\s_-]*(\d+)", re.IGNORECASE)
-_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t)[\s_-]*(\d+)", re.IGNORECASE)
+_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t)[\s_-]*(\d+)(?:([a-z])(?![a-z0-9]))?",
+                    re.IGNORECASE)
 """A word after a digit counts (``r3t5``, ``nsc2024r3``), but not the ``rd`` of an
 ordinal: ``3rd-4th.gcg`` names no round."""
 
@@ -361,8 +362,10 @@ def guess_round(relative: str) -> str | None:
 
 
 def guess_table(relative: str) -> str | None:
+    """The table a file name names (``table-05``, ``r3t5``), as a plain number, with the
+    letter of a table split in two (``table-1b``: games played side by side)."""
     found = _TABLE.search(relative.split("/")[-1])
-    return str(int(found.group(1))) if found else None
+    return f"{int(found.group(1))}{(found.group(2) or '').lower()}" if found else None
 
 
 def guess_division(relative: str) -> str | None:
