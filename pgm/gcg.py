@@ -4,7 +4,8 @@ This layer knows the syntax of the format (GCG 1.3 plus what real files do beyon
 see ``shared/specs/crossword-facts.md``) and nothing of the rules: tile strings stay
 strings, scores are the recorded ones. ``pgm.crossword`` replays the record.
 Every line that is not understood becomes a diagnostic; nothing raises. The record's
-types are in ``pgm.gcg_model`` and the pragma lines in ``pgm.gcg_pragmas``.
+types are in ``pgm.gcg_model``, the pragma lines in ``pgm.gcg_pragmas`` and the bytes'
+encoding in ``pgm.gcg_encoding``.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from __future__ import annotations
 import re
 
 from pgm.diagnostics import DiagnosticSink, Folded, Severity
+from pgm.gcg_encoding import decode
 from pgm.gcg_model import Event, EventKind, GcgRecord, Note, Player
 from pgm.gcg_pragmas import EventFields, OpenEvent, PragmaReader, finished_notes
-from pgm.utf16 import utf16_text
 
 __all__ = ["Event", "EventKind", "GcgRecord", "Note", "Player", "decode", "parse_gcg",
            "split_lines"]
@@ -23,88 +24,7 @@ __all__ = ["Event", "EventKind", "GcgRecord", "Note", "Player", "decode", "parse
 # ---------------------------------------------------------------------------------------
 # Bytes to lines
 
-_UTF8_NAMES = {"utf-8", "utf8"}
-_LATIN1_NAMES = {"iso-8859-1", "iso8859-1", "iso 8859-1", "latin-1", "latin1", "iso_8859-1"}
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def decode(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
-    """Decode a record's bytes: ISO-8859-1 unless line 1 says ``#character-encoding``.
-
-    Real files are often UTF-8 without the header (German tournament scrapers). Valid
-    UTF-8 with multi-byte sequences is read as UTF-8, with a warning, because Latin-1
-    text essentially never forms valid UTF-8 sequences and mojibake helps nobody.
-    """
-    text = utf16_text(data, sink, "ISO-8859-1 or UTF-8")
-    if text is not None:
-        return text, "utf-16"
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", errors="replace"), "utf-8"
-    first = data.split(b"\n", 1)[0].split(b"\r", 1)[0].strip()  # any line end, lone CR too
-    match = re.match(rb"#character-encoding\s+(.+)", first)
-    if match:
-        name = match.group(1).decode("latin-1").strip()
-        if name.lower() in _UTF8_NAMES:
-            return _decode_utf8(data, sink), "utf-8"
-        if name.lower() in _LATIN1_NAMES:
-            return _decode_latin1(data, sink), "iso-8859-1"
-        utf8 = _utf8_text(data)
-        sink.error(1, f"unsupported character encoding {name!r} (expected UTF-8 or "
-                      "ISO-8859-1); reading the file as "
-                      f"{'UTF-8, which its bytes are' if utf8 is not None else 'ISO-8859-1'}")
-        return (utf8, "utf-8") if utf8 is not None else (_decode_latin1(data, sink),
-                                                         "iso-8859-1")
-    if data.isascii():
-        return data.decode("latin-1"), "iso-8859-1"
-    utf8 = _utf8_text(data)
-    if utf8 is None:
-        return _decode_latin1(data, sink), "iso-8859-1"
-    sink.warning(1, "no '#character-encoding UTF-8' line, but the file is UTF-8: "
-                    "read as UTF-8 (the GCG default is ISO-8859-1)")
-    return utf8, "utf-8"
-
-
-def _utf8_text(data: bytes) -> str | None:
-    """``data`` as UTF-8 when it is valid UTF-8 beyond ASCII, else None: Latin-1 text
-    essentially never forms valid UTF-8 sequences, so such bytes were written as UTF-8."""
-    if data.isascii():
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
-def _decode_latin1(data: bytes, sink: DiagnosticSink) -> str:
-    """ISO-8859-1, except bytes 0x80-0x9F: control characters there, which nobody
-    types, but Windows-1252's ’ “ ” – € and the like, which Windows editors write.
-    They are read as Windows-1252, with a warning on the first line that has one."""
-    first = _WINDOWS_ONLY.search(data)
-    if first is None:
-        return data.decode("latin-1")
-    before = data[:first.start()]  # lines end in LF, CR LF or a lone CR (split_lines)
-    line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
-    sink.warning(line, "bytes 0x80-0x9F are control characters in ISO-8859-1: read as "
-                       "Windows-1252 (’ “ ” – €); add '#character-encoding UTF-8' and "
-                       "save the file as UTF-8 to say so")
-    return data.decode("latin-1").translate(_WINDOWS_1252)
-
-
-_WINDOWS_ONLY = re.compile(rb"[\x80-\x9f]")
-_WINDOWS_1252 = {byte: bytes([byte]).decode("cp1252", errors="replace")
-                 for byte in range(0x80, 0xA0)}
-"""Windows-1252's characters for bytes 0x80-0x9F, by code point as Latin-1 reads them;
-the five bytes it leaves undefined become U+FFFD."""
-
-
-def _decode_utf8(data: bytes, sink: DiagnosticSink) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        sink.error(line, "invalid UTF-8 byte sequence although the file declares UTF-8; "
-                         "the bad bytes are shown as \ufffd")
-        return data.decode("utf-8", errors="replace")
 
 
 def split_lines(text: str) -> list[str]:

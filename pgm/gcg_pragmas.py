@@ -193,9 +193,9 @@ class PragmaReader:
         self.tile_lines.append((parts[0], number))
 
     def _encoding(self, number: int, value: str) -> None:
-        if number != 1:
-            self.sink.error(number, "#character-encoding must be the first line of the file; "
-                                    "ignored here")
+        """Nothing left to do: ``pgm.gcg_encoding`` reads every ``#character-encoding``
+        line, and warns of one off line 1, before the bytes become these lines (the
+        bytes' encoding is what it says)."""
 
     def _incomplete(self, number: int, value: str) -> None:
         self.incomplete = value.split()[0] if value else ""

@@ -141,7 +141,7 @@ def test_utf8_without_header_is_read_as_utf8_with_a_warning() -> None:
         "UTF-8 (the GCG default is ISO-8859-1)"]
 
 
-def test_unsupported_or_misplaced_encoding_is_an_error() -> None:
+def test_unsupported_encoding_is_an_error() -> None:
     record = parse_gcg(
         (CORPUS / "gcg-invalid/macondo__name_weird_encoding_with_header.gcg").read_bytes(), "w")
     assert messages(record)[0] == ("1: error: unsupported character encoding 'ISO8859-6' "
@@ -151,9 +151,7 @@ def test_unsupported_or_misplaced_encoding_is_an_error() -> None:
     latin = parse_gcg("#character-encoding ISO8859-6\n#player1 c césar\n".encode("latin-1"), "l")
     assert messages(latin)[0].endswith("reading the file as ISO-8859-1")
     assert latin.players[0].name == "césar"
-    late = parse("#player1 a a\n#character-encoding UTF-8\n")
-    assert messages(late) == ["2: error: #character-encoding must be the first line of the "
-                              "file; ignored here"]
+    # a misplaced or mistaken one is only a warning: tests/test_gcg_encodings.py
 
 
 def test_nicknames_with_odd_characters_and_digits() -> None:
