@@ -10,7 +10,9 @@ from conftest import CORPUS, ROOT
 from sitehelpers import make_event, run_build
 
 GOOD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
-RECORDS = {f"g{n}.gcg": GOOD for n in range(8)}  # enough for worker processes
+RECORDS = {f"g{n}.gcg": GOOD.replace(b"#player1 andy andy", f"#player1 andy Andy {n}".encode())
+           for n in range(8)}
+"""Enough games for worker processes; each its own game (copies of one would be warned of)."""
 FRAGMENTS = (ROOT / "templates/partials/fragments.html").read_text(encoding="utf-8")
 
 
