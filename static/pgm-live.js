@@ -36,10 +36,15 @@
   // opens, and only then makes the paragraph a live region (it changes only with this
   // script), so that this first change is not announced.
   var slot = status && status.querySelector("time");
+  // The time of day, and the date too when it is not today: a game last changed
+  // yesterday must not look as if it were changing now.
   function clock(iso) {
     var when = new Date(iso);
-    return isNaN(when) ? "" : when.toLocaleTimeString([], {
-      hour: "2-digit", minute: "2-digit", second: "2-digit"});
+    if (isNaN(when)) { return ""; }
+    var time = when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"});
+    if (when.toDateString() === new Date().toDateString()) { return time; }
+    return when.toLocaleDateString([], {year: "numeric", month: "short", day: "numeric"}) +
+      " " + time;
   }
   function showTime(iso) {
     var text = clock(iso);
@@ -52,6 +57,12 @@
     if (slot && iso && slot.getAttribute("datetime") !== iso) { showTime(iso); }
   }
   if (slot) { showTime(slot.getAttribute("datetime")); }
+  // A page opened from disk cannot read the site's files (browsers refuse file://
+  // requests): it says how to see new moves instead of seeming to follow them.
+  if (window.location.protocol === "file:") {
+    if (status) { status.appendChild(document.createTextNode(" \u00b7 reload to see new moves")); }
+    return;
+  }
   if (status) { status.setAttribute("aria-live", "polite"); }
   function setText(element, text) {
     if (element.textContent !== text) { element.textContent = text; }

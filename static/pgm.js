@@ -41,6 +41,8 @@
     }
     if (event.key === "?") { showHelp(help.hidden); event.preventDefault(); return; }
     if (event.key === "Escape") { showHelp(false); return; }
+    // Shift+arrow, Shift+Home/End select text (caret browsing): the browser's
+    if (event.shiftKey) { return; }
     var link = nav.querySelector('a[data-key="' + event.key + '"]');
     if (link) { event.preventDefault(); window.location.href = link.href; }
   });

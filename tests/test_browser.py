@@ -204,6 +204,18 @@ def test_keys_typed_into_the_position_box_do_not_turn_the_page(page: Page, base:
     expect_turn(page, 4, turn_count())
 
 
+def test_shifted_arrows_are_left_to_the_browser(page: Page, base: str) -> None:
+    """Shift with an arrow, Home or End selects text (caret browsing): pgm.js leaves it
+    alone, and the page stays; the arrow alone still turns it."""
+    page.goto(f"{base}{GAME}/3.html")
+    page.evaluate("addEventListener('keydown', e => { window.keyTaken = e.defaultPrevented; })")
+    for key in ("Shift+ArrowRight", "Shift+ArrowLeft", "Shift+End", "Shift+Home"):
+        page.keyboard.press(key)
+        assert page.evaluate("window.keyTaken") is False, key
+    assert page.url.endswith(f"/{GAME}/3.html")
+    go(page, "key:ArrowRight", 4)
+
+
 # ---------------------------------------------------------------------------------------
 # Indexes, downloads, no JavaScript
 

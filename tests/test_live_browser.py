@@ -10,6 +10,7 @@ the open pages it changes, and pages it does not change are left alone.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import threading
 import time
@@ -556,3 +557,37 @@ def test_an_index_with_no_game_in_progress_shows_the_next_rounds_games(tmp_path)
         index.wait_for_function("() => document.querySelectorAll('tr[data-game]').length == 2",
                                 timeout=WAIT_MS)
         assert "in progress" in index.inner_text("main")
+
+
+def test_a_change_made_on_another_day_shows_its_date(tmp_path) -> None:
+    """A game last changed three days ago must not read as changing now: the time
+    comes with its date."""
+    event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5)})
+    three_days_ago = time.time() - 3 * 86400
+    os.utime(event / "board-1.gcg", (three_days_ago, three_days_ago))
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, jobs=1))
+    year = time.strftime("%Y", time.localtime(three_days_ago))
+    with serve(out) as url, chromium() as browser, open_page(browser, locale="en-GB") as page:
+        page.goto(url + "board-1/5.html")
+        shown = page.locator("#live-status time").inner_text()
+        assert year in shown and re.search(r"\d\d:\d\d:\d\d", shown), shown
+
+
+def test_a_page_opened_from_disk_says_how_to_see_new_moves_and_does_not_poll(
+        tmp_path) -> None:
+    """Browsers refuse a file:// page's requests for the site's files: such a page says
+    to reload, and asks for nothing (no error every few seconds)."""
+    event = make_event(tmp_path / "ev", {"event.yaml": "live_poll_seconds: 1\n",
+                                         "board-1.gcg": prefix(5)})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, jobs=1))
+    with chromium() as browser, open_page(browser) as page:
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url))
+        for address in ("board-1/5.html", "index.html"):
+            page.goto((out / address).as_uri())
+            page.wait_for_timeout(2500)
+            status = page.locator("#live-status").inner_text()
+            assert status.endswith("reload to see new moves"), status
+        assert not [url for url in asked if url.endswith(".json")], asked
