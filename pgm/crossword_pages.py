@@ -18,7 +18,7 @@ from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.fragments import kept
 from pgm.markdown import render_markdown
-from pgm.page_parts import canonical, game_json_text, with_site_keys
+from pgm.page_parts import canonical, game_json_text, last_position_caption, with_site_keys
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.gcg"
@@ -67,7 +67,7 @@ def _game_page(env: jinja2.Environment, game: CrosswordGame, base: dict[str, Any
         game_notes=[render_markdown(n.text, allow_html) for n in record.game_notes],
         turns=game.turns,
         **board,
-        board_caption=("Board at the end of the record" if game.turns
+        board_caption=(last_position_caption("Board", game.stopped_at) if game.turns
                        else "Board before the first move"),
         chart=score_chart(game), current=None, rules_text=_rules_text(game),
         canonical=canonical(base, "index.html"))

@@ -34,7 +34,14 @@ from pgm.gungi_view import (
     status_lines,
 )
 from pgm.markdown import render_markdown
-from pgm.page_parts import canonical, game_json_text, navigation, turn_title, with_site_keys
+from pgm.page_parts import (
+    canonical,
+    game_json_text,
+    last_position_caption,
+    navigation,
+    turn_title,
+    with_site_keys,
+)
 from pgm.render import printed
 from pgm.site_model import GameEntry
 from pgm.turn_window import TurnWindow
@@ -155,7 +162,7 @@ def _overview(env: jinja2.Environment, game: GungiReplay, base: dict[str, Any],
     return env.get_template("gungi_game.html").render(
         base, problems=sorted(game.diagnostics, key=lambda d: (d.line, d.column or 0)),
         comments=comment_blocks(game.record.comments_after(0), allow_html),
-        board=board_view(final), board_caption="Position at the end of the record",
+        board=board_view(final), board_caption=last_position_caption("Position", game.stopped_line),
         sides=side_views(final, game.record, _ends_at(game, len(game.positions))),
         status=status_lines(final, game.end, len(game.positions)), current=None,
         canonical=canonical(base, "index.html"))

@@ -63,6 +63,14 @@ def turn_title(noun: str, number: int, move_html: str, label_html: str,
     return markup(f"{noun} {number}: {move_html} &middot; {label_html}")
 
 
+def last_position_caption(noun: str, stopped_line: int | None) -> str:
+    """The caption of a game page's last position: where the record ends, or where an
+    error stopped the replay (the record goes on past it)."""
+    if stopped_line is not None:
+        return f"{noun} where the replay stopped, at line {stopped_line}"
+    return f"{noun} at the end of the record"
+
+
 def canonical(context: dict[str, Any], name: str) -> str | None:
     """The public address of the game's page ``name``, when the event has a ``base_url``:
     every page in ``sitemap.xml`` names itself with a canonical link."""

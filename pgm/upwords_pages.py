@@ -20,7 +20,14 @@ from pgm.crossword_turns import NoteView
 from pgm.diagnostics import Diagnostic
 from pgm.export import moves_csv
 from pgm.markdown import render_markdown
-from pgm.page_parts import canonical, game_json_text, navigation, turn_title, with_site_keys
+from pgm.page_parts import (
+    canonical,
+    game_json_text,
+    last_position_caption,
+    navigation,
+    turn_title,
+    with_site_keys,
+)
 from pgm.render import printed
 from pgm.site_model import GameEntry
 from pgm.turn_window import TurnWindow
@@ -75,7 +82,7 @@ def _overview(env: jinja2.Environment, game: UpwordsGame, base: dict[str, Any],
         base, description=description, problems=sorted(game.diagnostics, key=lambda d: d.line),
         game_notes=[render_markdown(n.text, allow_html) for n in record.game_notes],
         turns=game.turns, board=board_view(game.final.board),
-        board_caption="Board at the end of the record", current=None,
+        board_caption=last_position_caption("Board", game.stopped_at), current=None,
         rules_text=_rules_text(game), canonical=canonical(base, "index.html"))
 
 

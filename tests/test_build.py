@@ -53,6 +53,18 @@ def test_sample_event_index_lists_every_game_by_round(sample_site) -> None:
     assert "Noah 471 – Peter Armstrong 407, Noah won" in text
 
 
+def test_a_game_stopped_by_an_error_does_not_call_its_last_position_final(tmp_path) -> None:
+    """The record goes on past the error: its game page shows where the replay stopped,
+    and says so, not a "final" position."""
+    record = (CORPUS / "gcg-invalid/MAGPIE-DATA__malformed_play.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {"g.gcg": record})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 1
+    text = text_of((tmp_path / "o/g/index.html").read_text())
+    assert "Position where the replay stopped (line 11)" in text
+    assert "Board where the replay stopped, at line 11" in text
+    assert "Final position" not in text and "end of the record" not in text
+
+
 @pytest.mark.parametrize(("slug", "noun", "latest"), [
     ("round-3/table-2", "turn", 20), ("upwords/upwords-sample", "turn", 19),
     ("exhibition/gungi-sample", "ply", 64), ("round-1/table-1", "turn", None)])
