@@ -1,12 +1,14 @@
 """``event.yaml`` read with the line of every key: pgm's problems with a configuration
-name the line, and PyYAML's loaded values forget it. Syntax errors, keys given twice
-and values that cannot be loaded become diagnostics, never exceptions; numbers and times
-keep the text they are written as (``table: 010``). What the keys mean is pgm.config's.
+name the line, and PyYAML's loaded values forget it. Bytes that are not UTF-8, syntax
+errors, keys given twice and values that cannot be loaded become diagnostics, never
+exceptions; numbers and times keep the text they are written as (``table: 010``). What
+the keys mean is pgm.config's.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,9 +43,12 @@ def read_entries(path: Path, sink: DiagnosticSink) -> list[Entry]:
     import yaml  # only an event with an event.yaml pays for the YAML parser
 
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = path.read_bytes()
+    except OSError as exc:
         sink.error(0, f"cannot read the configuration: {exc}")
+        return []
+    text = _utf8_text(data, sink)
+    if text is None:
         return []
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -60,6 +65,32 @@ def read_entries(path: Path, sink: DiagnosticSink) -> list[Entry]:
     return [Entry(_name(key), _value(value, sink), key.start_mark.line + 1,
                    _nested_lines(value, (), set()))
             for key, value in node.value]
+
+
+def _utf8_text(data: bytes, sink: DiagnosticSink) -> str | None:
+    """``data`` as text with LF line ends, or None with an error at the first byte that
+    is not UTF-8.
+
+    Why an error, and not Windows-1252 with a warning as pgm reads a record: YAML is
+    UTF-8, and bytes that are not could be in any 8-bit code page (Windows-1252,
+    Windows-1250, Mac Roman...). A wrong guess would put garbled text into the event
+    title on every page, with only a warning that a director busy with a round may not
+    read; the error names the line and column, costs one "save as UTF-8", and stops the
+    build before anything is written (``pgm watch`` keeps the last good site meanwhile).
+    A record's own text is only its game's, and GCG says ISO-8859-1 is its default."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        lines = _LINE_BREAK.split(data[:exc.start].decode("utf-8"))
+        sink.error(len(lines), f"not UTF-8 (byte 0x{data[exc.start]:02X} at column "
+                               f"{len(lines[-1]) + 1}); save the file as UTF-8")
+        return None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # as a text-mode read has it
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+"""Line ends as editors count them (LF, CR LF, or a lone CR), for the line and column of
+a byte that is not UTF-8: the bytes before it are UTF-8, counted in characters."""
 
 
 def _nested_lines(node: yaml.Node, path: tuple[str, ...], seen: set[int]

@@ -4,13 +4,25 @@ which line, and what ``--strict`` makes of them."""
 from __future__ import annotations
 
 import json
+import os
+import time
 
+import pytest
+from click.testing import CliRunner
 from conftest import CORPUS
-from sitehelpers import make_event, run_build
+from sitehelpers import make_event, run_build, wait_for, watching
 
+from pgm.build import BuildError, BuildOptions
+from pgm.cli import main
 from pgm.config import load_configs
 
 GOOD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+
+
+def game(player: str) -> bytes:
+    """GOOD with another first player: another game, where a copy of GOOD would be
+    warned of as a repeat (which fails a ``--strict`` build)."""
+    return GOOD.replace(b"andy", player.encode())
 
 
 def _built(event, tmp_path, *args: str):
@@ -47,8 +59,8 @@ def test_a_games_entry_that_matches_no_record_is_a_warning(tmp_path) -> None:
     result = _built(event, tmp_path)
     assert result.exit_code == 0
     config = event / "event.yaml"
-    assert (f"{config}:3: warning: games entry 'div/A.gcg' matches no record; "
-            "its settings apply to nothing") in result.output
+    assert (f"{config}:3: warning: games entry 'div/A.gcg' matches no record (did you "
+            "mean 'div/a.gcg'?); its settings apply to nothing") in result.output
     assert f"{config}:4: warning: games entry 'nope/*.gcg' matches no record" in result.output
     assert "'div/a.gcg' matches no record" not in result.output
     assert result.output.count("matches no record") == 2
@@ -62,7 +74,7 @@ def test_a_games_entry_that_matches_no_record_is_a_warning(tmp_path) -> None:
 def test_games_entries_match_by_path_below_their_file_or_by_name(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {
         "event.yaml": "games:\n  final.gcg: {table: '1'}\n  r1/*.gcg: {round: '1'}\n",
-        "r1/a.gcg": GOOD, "r2/final.gcg": GOOD,
+        "r1/a.gcg": GOOD, "r2/final.gcg": game("anna"),
         "r2/event.yaml": "games:\n  final.gcg: {title: Final}\n  a.gcg: {draft: true}\n"})
     result = _built(event, tmp_path, "--strict")
     assert f"{event / 'r2/event.yaml'}:3: warning: games entry 'a.gcg' matches no record" \
@@ -126,7 +138,7 @@ def test_a_missing_stylesheet_of_a_list_is_reported_on_its_line(tmp_path) -> Non
 def test_an_event_yaml_above_the_record_folders_applies_to_the_records_below(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {
         "div/event.yaml": "division: Premier\ngames:\n  r1/g.gcg: {round: '1'}\n",
-        "div/r1/g.gcg": GOOD, "div/r2/h.gcg": GOOD})
+        "div/r1/g.gcg": GOOD, "div/r2/h.gcg": game("anna")})
     assert _built(event, tmp_path, "--strict").exit_code == 0
 
     def meta(slug: str) -> tuple:
@@ -162,7 +174,8 @@ def test_a_stylesheet_path_that_ends_outside_the_event_is_refused(tmp_path) -> N
 def test_dates_and_numbers_are_read_as_the_text_they_are_written_as(tmp_path) -> None:
     """YAML reads 2026-03-01 as a date, 010 as 8, 12:30 as 750 and 5.10 as 5.1; a key
     that wants text gets what was written, and one that wants a number the number."""
-    event = make_event(tmp_path / "ev", {"r/a.gcg": GOOD, "r/b.gcg": GOOD, "event.yaml": """
+    event = make_event(tmp_path / "ev", {"r/a.gcg": GOOD, "r/b.gcg": game("anna"),
+                                         "event.yaml": """
         title: 12:30
         live_poll_seconds: 010
         games:
@@ -177,3 +190,109 @@ def test_dates_and_numbers_are_read_as_the_text_they_are_written_as(tmp_path) ->
     assert (b["round"], b["title"]) == ("2026-03-01T10:00:00Z", "0x1F")
     assert "<title>12:30</title>" in (tmp_path / "o/index.html").read_text()
     assert load_configs(event, ["r/a.gcg", "r/b.gcg"], {}).event.live_poll_seconds == 8
+
+
+@pytest.mark.parametrize(("data", "problem"), [
+    (b"title: Coupe d\xe9t\xe9\n", "1: error: not UTF-8 (byte 0xE9 at column 15)"),
+    # columns count characters (a UTF-8 é is one), lines end in CR LF or a lone CR too
+    (b"# r\xc3\xa9sum\xc3\xa9\r\ntitle: \xc3\xa9t\xe9\r\n",
+     "2: error: not UTF-8 (byte 0xE9 at column 10)"),
+    (b"title: Club\rdescription: \x93Open\x94\r", "2: error: not UTF-8 (byte 0x93 at column 14)")])
+def test_an_event_yaml_that_is_not_utf8_stops_the_build_at_its_first_bad_byte(
+        tmp_path, data: bytes, problem: str) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": data})
+    result = _built(event, tmp_path)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{event / 'event.yaml'}:{problem}; save the file as UTF-8" in result.output
+    assert "codec" not in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_pgm_check_reports_an_event_yaml_that_is_not_utf8_as_the_build_does(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"r1/g.gcg": GOOD,
+                                         "event.yaml": b"title: Coupe d\xe9t\xe9\n"})
+    expected = (f"{event / 'event.yaml'}:1: error: not UTF-8 (byte 0xE9 at column 15); "
+                "save the file as UTF-8\n")
+    for path in (event, event / "r1/g.gcg"):
+        result = CliRunner().invoke(main, ["check", str(path)])
+        assert result.exit_code == 1 and result.output == expected
+
+
+def test_watch_keeps_the_last_good_site_while_event_yaml_is_not_utf8(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": "title: Coupe\n"})
+    out = tmp_path / "site"
+    reports: list[object] = []
+
+    def failed() -> list[BuildError]:
+        return [r for r in reports if isinstance(r, BuildError)]
+
+    with watching(BuildOptions(event, out), reports.append):
+        assert wait_for(lambda: reports)
+        time.sleep(0.3)  # let the watcher settle before the director saves
+        (event / "event.yaml").write_bytes(b"title: Coupe d\xe9t\xe9\n")
+        assert wait_for(failed)
+        assert "<title>Coupe</title>" in (out / "index.html").read_text()
+        (event / "event.yaml").write_text("title: Coupe d’été\n", encoding="utf-8")
+        assert wait_for(lambda: "<title>Coupe d’été</title>" in (out / "index.html").read_text())
+    assert str(failed()[0]) == ("the event configuration has errors:\n"
+                                f"{event / 'event.yaml'}:1: error: not UTF-8 (byte 0xE9 at "
+                                "column 15); save the file as UTF-8")
+
+
+def test_games_entries_with_dot_slash_or_backslashes_apply_to_their_record(tmp_path) -> None:
+    """``./`` and Windows' ``\\`` are written plainly; ``./final.gcg`` stays the one beside
+    the event.yaml, where a bare ``final.gcg`` would name every final.gcg below it."""
+    event = make_event(tmp_path / "ev", {
+        "r1/t1.gcg": GOOD, "r1/t2.gcg": game("anna"), "final.gcg": game("bea"),
+        "r2/final.gcg": game("cleo"), "event.yaml": r"""
+        games:
+          "./r1/t1.gcg": {title: Dotted}
+          r1\t2.gcg: {title: Backslashed}
+          '.\final.gcg': {title: Beside}
+        """})
+    result = _built(event, tmp_path, "--strict")
+    assert result.exit_code == 0, result.output
+    index = (tmp_path / "o/index.html").read_text()
+    assert '<a href="r1/t1/index.html">Dotted</a>' in index
+    assert '<a href="r1/t2/index.html">Backslashed</a>' in index
+    assert '<a href="final/index.html">Beside</a>' in index
+    assert '<a href="r2/final/index.html">cleo vs cesar</a>' in index
+
+
+@pytest.mark.skipif(os.name == "nt", reason="a file name cannot hold a backslash on Windows")
+def test_a_file_name_with_a_backslash_keeps_its_entry(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"r1\\t1.gcg": GOOD, "r1/t1.gcg": game("anna"),
+                                         "event.yaml": "games:\n  'r1\\t1.gcg': {title: X}\n"})
+    assert _built(event, tmp_path, "--strict").exit_code == 0
+    titles = {json.loads(p.read_text())["title"] for p in (tmp_path / "o").rglob("game.json")}
+    assert titles == {"X", "anna vs cesar"}
+
+
+@pytest.mark.parametrize(("key", "hint"), [
+    ('"r1/T1.gcg"', " (did you mean 'r1/t1.gcg'?)"),
+    ('"./r1/T1.gcg"', " (did you mean 'r1/t1.gcg'?)"),
+    ("t3.gcg", " (did you mean 't2.gcg', 't1.gcg' or 'r1/t2.gcg'?)"),
+    ("rnd1/*.gcg", " (did you mean 'r1/*.gcg'?)"),
+    ("nope/*.gcg", "")])
+def test_a_games_entry_that_matches_no_record_names_the_closest(tmp_path, key: str,
+                                                                  hint: str) -> None:
+    text = f"title: Club\ngames:\n  {key}: {{title: F}}\n"
+    event = make_event(tmp_path / "ev", {"r1/t1.gcg": GOOD, "r1/t2.gcg": game("anna"),
+                                         "event.yaml": text})
+    result = _built(event, tmp_path)
+    written = key.strip('"')
+    message = (f"{event / 'event.yaml'}:3: warning: games entry '{written}' matches no "
+               f"record{hint}; its settings apply to nothing")
+    assert result.exit_code == 0 and message in result.output, result.output
+    assert '<a href="r1/t1/index.html">andy vs cesar</a>' in (tmp_path / "o/index.html").read_text()
+    assert _built(event, tmp_path, "--strict").exit_code == 1
+
+
+def test_a_tab_from_a_double_quoted_backslash_is_shown_and_explained(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"r1/t1.gcg": GOOD,
+                                         "event.yaml": 'games:\n  "r1\\t1.gcg": {draft: true}\n'})
+    result = _built(event, tmp_path)
+    assert (f"{event / 'event.yaml'}:2: warning: games entry 'r1\\t1.gcg' matches no record "
+            "(did you mean 'r1/t1.gcg'?); its settings apply to nothing. In double quotes a "
+            "backslash starts an escape (\\t is a tab): write / between folders\n") \
+        in result.output
