@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -141,7 +142,8 @@ def test_ply_page_shows_move_squares_check_hands_and_captures(site) -> None:
     text = text_of(html)
     assert "Black played YN<6-4-0x5-2-1" in text
     assert "White to move." in text and "White is in check." in text
-    assert "Black: Sample Black 22 on the board · 1 in hand A B Arrow (back: Bow) ×1" in text
+    # (text_of puts a space for each tag: the page shows "Arrow/Bow ×1")
+    assert "Black: Sample Black 22 on the board · 1 in hand A B Arrow /Bow (back: Bow) ×1" in text
     assert "White: Sample White to move in check" in text
     assert "Captured from White: Bow" in text and "Captured from Black: Pawn" in text
     assert "Mobile Strike on the Bow; Black's Spy now sits on White's" in text
@@ -340,22 +342,28 @@ def test_the_player_index_counts_gungi_wins_and_losses(tmp_path) -> None:
 
 def test_hands_and_the_key_tell_the_backs_apart(site) -> None:
     """A hand lists one entry per face and back: what a screen reader reads of each entry
-    (the disc is hidden from it) names the back, so entries of one face differ; every
+    (the disc and the short back shown beside the face are hidden from it) names the
+    back, so entries of one face differ, and so does what is shown (Pawn/Bronze); every
     letter shown, the large face-up one and the small back, is in the key."""
     for number in (1, 30, 51):
         html = (site / f"round-1/table-2/{number}.html").read_text()
         hands = re.findall(r'<ul class="hand"[^>]*>(.*?)</ul>', html)
-        entries = [text_of(re.sub(r'<span class="u [^"]*" aria-hidden="true">.*?</span>', "",
+        entries = [text_of(re.sub(r'<span class="[^"]*" aria-hidden="true">.*?</span>', "",
                                   item)).strip()
                    for hand in hands for item in re.findall(r"<li>(.*?)</li>", hand)]
         for hand in hands:
-            read = [text_of(re.sub(r'<span class="u [^"]*" aria-hidden="true">.*?</span>', "",
+            read = [text_of(re.sub(r'<span class="[^"]*" aria-hidden="true">.*?</span>', "",
                                    item)).strip() for item in re.findall(r"<li>(.*?)</li>", hand)]
             assert len(set(read)) == len(read), read
+        name = r"[A-Z][a-z]+( [A-Z][a-z]+)?"
         for entry in entries:
             if not entry.startswith("Commander"):
-                name = r"[A-Z][a-z]+( [A-Z][a-z]+)?"
                 assert re.fullmatch(rf"{name} \(back: {name}\) ×\d+", entry), entry
+        hidden = r'<span class="(u [^"]*|visually-hidden)"[^>]*>.*?</span>'
+        seen = [unescape(re.sub(r"<[^>]+>", "", re.sub(hidden, "", item))).strip()
+                for hand in hands for item in re.findall(r"<li>(.*?)</li>", hand)]
+        assert all(re.fullmatch(rf"{name}/{name} ×\d+|Commander ×1", entry)
+                   for entry in seen), seen
         key = html.split('<p class="legend-key">', 1)[1].split("</p>", 1)[0]
         listed = set(re.findall(r"<b>(.)</b>", key))
         shown = set(re.findall(r'<span class="u[^"]*"[^>]*>(.)(?:<small>(.)</small>)?', html))
