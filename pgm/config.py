@@ -427,7 +427,8 @@ def _split_entries(entries: list[Entry], is_root: bool, sink: DiagnosticSink,
                 del event[key]
         elif key in _EVENT_KEYS:
             sink.warning(line, f"key '{key}' only applies in the event's root event.yaml; "
-                               "ignored here")
+                               f"ignored here (if {shown_name(str(folder))} is an event of its "
+                               "own, build that folder for its site)")
         else:
             known = ", ".join(sorted(set(_GAME_KEYS) | set(_EVENT_KEYS) | {"games"}))
             sink.warning(line, f"unknown key '{key}' ignored (known keys: {known})")

@@ -296,3 +296,16 @@ def test_a_tab_from_a_double_quoted_backslash_is_shown_and_explained(tmp_path) -
             "(did you mean 'r1/t1.gcg'?); its settings apply to nothing. In double quotes a "
             "backslash starts an escape (\\t is a tab): write / between folders\n") \
         in result.output
+
+
+def test_an_event_key_below_the_root_says_which_folder_to_build(tmp_path) -> None:
+    """A folder above an event built by mistake: the event's own keys are ignored there,
+    and the warning names the folder that looks like the event."""
+    root = make_event(tmp_path / "top", {
+        "spring/event.yaml": "title: Spring Open\ndescription: Two days, 12 rounds\n",
+        "spring/round-1/table-1.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()})
+    result = run_build(str(root), "-o", str(tmp_path / "site"))
+    config = root / "spring" / "event.yaml"
+    assert (f"{config}:2: warning: key 'description' only applies in the event's root "
+            f"event.yaml; ignored here (if {root / 'spring'} is an event of its own, build "
+            "that folder for its site)") in result.output
