@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pgm.diagnostics import DiagnosticSink
+from pgm.utf16 import utf16_text
 
 if TYPE_CHECKING:
     import yaml
@@ -77,14 +78,17 @@ def _utf8_text(data: bytes, sink: DiagnosticSink) -> str | None:
     title on every page, with only a warning that a director busy with a round may not
     read; the error names the line and column, costs one "save as UTF-8", and stops the
     build before anything is written (``pgm watch`` keeps the last good site meanwhile).
-    A record's own text is only its game's, and GCG says ISO-8859-1 is its default."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        lines = _LINE_BREAK.split(data[:exc.start].decode("utf-8"))
-        sink.error(len(lines), f"not UTF-8 (byte 0x{data[exc.start]:02X} at column "
-                               f"{len(lines[-1]) + 1}); save the file as UTF-8")
-        return None
+    A record's own text is only its game's, and GCG says ISO-8859-1 is its default.
+    UTF-16 (Notepad's "Unicode") is no guess, and YAML allows it: read with a warning."""
+    text = utf16_text(data, sink, "UTF-8")
+    if text is None:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            lines = _LINE_BREAK.split(data[:exc.start].decode("utf-8"))
+            sink.error(len(lines), f"not UTF-8 (byte 0x{data[exc.start]:02X} at column "
+                                   f"{len(lines[-1]) + 1}); save the file as UTF-8")
+            return None
     return text.replace("\r\n", "\n").replace("\r", "\n")  # as a text-mode read has it
 
 

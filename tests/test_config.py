@@ -208,6 +208,23 @@ def test_an_event_yaml_that_is_not_utf8_stops_the_build_at_its_first_bad_byte(
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le"])
+def test_an_event_yaml_saved_as_unicode_by_notepad_is_read_with_a_warning(
+        tmp_path, encoding: str) -> None:
+    """Notepad's "Unicode" is UTF-16 (with a byte-order mark, or without): YAML allows
+    it, and nothing is guessed, so the event's settings apply and a warning says to save
+    it as UTF-8 for other programs."""
+    yaml_text = "title: Coupe d'été\r\ngames:\n  g.gcg: {title: Finale}\r\n"
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD,
+                                         "event.yaml": yaml_text.encode(encoding)})
+    result = _built(event, tmp_path)
+    assert result.exit_code == 0, result.output
+    assert (f"{event / 'event.yaml'}:1: warning: the file is UTF-16 (Windows calls it "
+            '"Unicode"), not UTF-8') in result.output
+    index = (tmp_path / "o/index.html").read_text()
+    assert "<h1>Coupe d&#39;été</h1>" in index and ">Finale</a>" in index
+
+
 def test_pgm_check_reports_an_event_yaml_that_is_not_utf8_as_the_build_does(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {"r1/g.gcg": GOOD,
                                          "event.yaml": b"title: Coupe d\xe9t\xe9\n"})
