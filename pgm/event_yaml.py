@@ -174,6 +174,9 @@ def _yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
     if left_open and start is not None and (mark is None or start.line != mark.line):
         where = f" on line {mark.line + 1}" if mark else ""
         return start.line + 1, f"YAML syntax error: {context} that starts here: {problem}{where}"
+    if problem.startswith("found unknown escape character"):
+        problem += (" (in double quotes a backslash starts an escape: write / between "
+                    "folders, or use single quotes)")
     return (mark.line + 1 if mark else 0), f"YAML syntax error: {problem}"
 
 

@@ -137,6 +137,10 @@ BAD_CONFIGS = {
     "title: x\ndescription: a\n- item\n": "3: error: YAML syntax error: expected <block end>",
     "title: x\nbroken\n": "2: error: YAML syntax error: while scanning a simple key that "
                           "starts here: could not find expected ':' on line 3",
+    'games:\n  "r1\\game.gcg": {title: X}\n': "2: error: YAML syntax error: found unknown "
+                                            "escape character 'g' (in double quotes a "
+                                            "backslash starts an escape: write / between "
+                                            "folders, or use single quotes)",
     "- a list\n- not a mapping\n": "1: error: the configuration must be a mapping",
     "title: x\nspoiler_free: 3\n": "2: error: key 'spoiler_free' must be true or false, not 3",
     "games: 7\n": "1: error: key 'games' must map file names or globs to settings",
