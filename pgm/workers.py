@@ -186,8 +186,7 @@ def _load_and_render(worker: _Worker, task: GameTask, data: bytes) -> GameOutcom
             kept = _keep_last_good(worker, task, previous, game.entry)
             if kept is not None:
                 return kept
-        if previous.entry.live and game.entry.errors:
-            # followed while the annotator puts the line right (see _moved_on)
+        if _followed_through_error(task, previous, game.entry):
             game = worker.load_game(task.source, replace(task.settings, live=True), data)
     entry = game.entry
     return _render(worker, task, game).outcome(task.fingerprint, entry, not entry.errors, False)
@@ -304,6 +303,14 @@ def _moved_on(previous: GameState, entry: GameEntry) -> bool:
     the annotator puts the line right, whatever is added after it meanwhile. A save
     that shows fewer keeps the last pages."""
     return previous.entry.live and entry.turns > previous.entry.turns
+
+
+def _followed_through_error(task: GameTask, previous: GameState, entry: GameEntry) -> bool:
+    """Whether a game in progress whose replay now stops at an error stays in progress
+    (see ``_moved_on``): where its record really ends is not known until the line is put
+    right. Not when ``event.yaml`` says whether the game is live, nor for an error that
+    stops nothing (the record's end is then known, and may end the game)."""
+    return previous.entry.live and entry.stopped_at is not None and task.settings.live is None
 
 
 def _stage_in_place(task: GameTask, files: list[tuple[str, str | bytes]]

@@ -152,6 +152,37 @@ def test_moves_pasted_with_a_mistyped_one_are_published_up_to_it_while_watching(
     assert not fixed.errors and (out / "g/12.html").is_file()
 
 
+def test_a_game_finished_with_an_error_that_stops_nothing_is_over_while_watching(
+        tmp_path) -> None:
+    """The record ends the game: an error that the replay goes past (a second encoding
+    that is not supported) does not keep it in progress, and its pages stop polling."""
+    record = (CORPUS / "gcg" / GAMES[0]).read_bytes()
+    event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(record, 8)})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    (event / "g.gcg").write_bytes(b"#character-encoding CP1252\n" + record)
+    result = build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    assert result.errors
+    game = json.loads((out / "g/game.json").read_text())
+    assert game["live"] is False and game["complete"] is True
+
+
+def test_live_false_in_event_yaml_stops_following_a_game_with_a_mistyped_line(
+        tmp_path) -> None:
+    """The TD says the game is not followed: a mistyped line does not keep it so."""
+    record = (CORPUS / "gcg" / GAMES[0]).read_bytes()
+    event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(record, 8)})
+    out = tmp_path / "site"
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    mistyped = record_prefix(record, 12).replace(b"O4 ORIgINS", b"P4 ORIgINS")
+    (event / "g.gcg").write_bytes(mistyped)
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    assert json.loads((out / "g/game.json").read_text())["live"] is True
+    (event / "event.yaml").write_text("games:\n  g.gcg: {live: false}\n")
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    assert json.loads((out / "g/game.json").read_text())["live"] is False
+
+
 def test_a_half_written_record_keeps_its_last_pages_through_a_configuration_change(
         tmp_path) -> None:
     """A changed event.yaml renders every game again, into a new site: the game whose
