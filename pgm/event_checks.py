@@ -3,7 +3,7 @@
 A TD's folder gathers copies: ``table-1 (1).gcg`` from a file manager, a ``round-4-old``
 folder kept just in case. Each copy replays cleanly, is listed as a game of its own and
 counts again on the player index, so a win becomes two. A copy is told by what the
-index shows of a game: the same players, the same number of turns and the same result.
+index shows of a game: the same players, the same number of turns and the same scores.
 """
 
 from __future__ import annotations
@@ -30,14 +30,15 @@ def repeated_games(entries: Iterable[GameEntry], named: Callable[[str], str] = s
             warnings.append(Diagnostic(
                 entry.relative, 0, Severity.WARNING,
                 f"the same game as {named(original.relative)} (players, turns and "
-                "result): listed, and counted on the player index, twice; remove the "
-                "copy, or make it a draft in event.yaml"))
+                "scores): listed twice, and counted twice on the player index once it has "
+                "a result; remove the copy, or make one of them a draft in event.yaml"))
     return warnings
 
 
 def _game_key(entry: GameEntry) -> Hashable | None:
     """What two copies of a game share; None for a game with too little to tell it
-    from another (no move yet: every game of a round starts alike)."""
-    if entry.turns == 0 or not entry.players or entry.failed:
+    from another: no move yet (every game of a round starts alike), or no scores (two
+    Gungi games of one pair, as long and with the same result, are not copies)."""
+    if entry.turns == 0 or not entry.players or entry.scores is None or entry.failed:
         return None
     return (entry.kind, entry.players, entry.scores, entry.turns, entry.status)
