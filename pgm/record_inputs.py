@@ -134,6 +134,9 @@ def inside_event(folder: Path) -> Diagnostic | None:
     root = event_root(folder)
     if root is None or os.path.abspath(root) == os.path.abspath(folder):
         return None
+    own = folder / CONFIG_NAME
+    if own.is_file() and event_claim(own) >= 1:
+        return None  # titled: an event of its own, which may lie in another's folder
     config = shown_name(str(root / CONFIG_NAME))
     return Diagnostic(shown_name(str(folder)), 0, Severity.WARNING,
                       f"this folder is inside the event of {config}, whose settings this "

@@ -166,3 +166,14 @@ def test_a_record_named_twice_is_checked_and_exported_once(tmp_path) -> None:
     assert len(list(csv.reader(io.StringIO(once.output)))) == 29  # header and 28 events
     checked = run("check", "--json", str(event), str(event / "round-1" / "table-1.gcg"))
     assert len(json.loads(checked.output)) == 1
+
+
+def test_an_event_of_its_own_inside_a_clubs_folder_builds_without_a_warning(tmp_path) -> None:
+    """A club keeps its events in its folder, each titled: building one is no mistake."""
+    club = make_event(tmp_path / "club", {
+        "event.yaml": "title: Our Club\n",
+        "spring/event.yaml": "title: Spring Open\nlexicon: CSW21\n",
+        "spring/round-1/table-1.gcg": (CORPUS / "gcg/macondo__doug_v_emely.gcg").read_bytes(),
+    })
+    result = run_build(str(club / "spring"), "-o", str(tmp_path / "site"), "--strict")
+    assert result.exit_code == 0, result.output
