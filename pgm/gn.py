@@ -324,13 +324,24 @@ class _Reader:
         if bracket != -1:
             self._cut(pos + bracket, "')' without an open comment (comments do not nest)")
         elif word in _RESULT_TOKENS:
-            self._error(pos, f"{word!r} is not a move: a game's result goes in its [Result] "
-                           f'tag, e.g. [Result "{_RESULT_TOKENS[word]}"]')
+            self._result_token(word, pos)
         elif word[0] in "0123456789":
             self._number(word, pos)
         else:
             self._ply(word, pos)
         return match.end()
+
+    def _result_token(self, word: str, pos: int) -> None:
+        """A result after the moves, as PGN writes it: a warning when the [Result] tag
+        says the same (nothing is lost), else an error (which result is meant?)."""
+        value = _RESULT_TOKENS[word]
+        stated = [tag.value for tag in self.tags if tag.name == "Result" and tag.value]
+        if stated and stated[-1] == value:
+            self._report(Severity.WARNING, pos, f"{word!r} after the moves repeats the "
+                                                f"[Result] tag; GN keeps the result there only")
+            return
+        self._error(pos, f"{word!r} is not a move: a game's result goes in its [Result] "
+                         f'tag, e.g. [Result "{value}"]')
 
     def _number(self, word: str, pos: int) -> None:
         match = _NUMBER.match(word)

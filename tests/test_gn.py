@@ -213,12 +213,19 @@ def test_numbering_errors(text: str, column: int, message: str, playable: int) -
                                             ("1/2-1/2", "1/2 - 1/2"), ("*", "*")])
 def test_a_result_after_the_last_move_is_one_error_naming_the_tag(token: str, tag: str) -> None:
     """PGN writes the result after the moves; GN keeps it in the header. One error says
-    so, and the moves before it still count."""
+    so, and the moves before it still count; a warning only when the tag says the same."""
     record = parse(f"1. PZ*0-6-0 PZ*0-1-0 2. PZ*1-6-0 PZ*1-1-0 {token}\n")
     assert [(d.line, d.column, d.message) for d in record.diagnostics] == [
         (1, 43, f"{token!r} is not a move: a game's result goes in its [Result] tag, "
                 f'e.g. [Result "{tag}"]')]
     assert record.playable == 4 and record.cut_line is None
+    stated = parse(f'[Result "{tag}"]\n1. PZ*0-6-0 PZ*0-1-0 {token}\n')
+    assert [(d.line, d.severity, d.message) for d in stated.diagnostics] == [
+        (2, Severity.WARNING, f"{token!r} after the moves repeats the [Result] tag; GN keeps "
+                              "the result there only")]
+    other = parse(f'[Result "1/2 - 1/2"]\n1. PZ*0-6-0 PZ*0-1-0 {token}\n')
+    expected = Severity.WARNING if tag == "1/2 - 1/2" else Severity.ERROR
+    assert [d.severity for d in other.diagnostics] == [expected]
 
 
 # -- move forms ------------------------------------------------------------------------------
