@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from pgm.cgp import write_rack
+from pgm.crossword_model import CLOSING_KINDS
 from pgm.crossword_rules import Rules
 from pgm.crossword_state import State, Step
 from pgm.diagnostics import DiagnosticSink
@@ -201,23 +202,37 @@ class EndLines:
 
     def _check_penalties_after_scoreless_end(self, steps: Sequence[Step]) -> None:
         """A game that the scoreless turns end takes each rack's tiles from its holder,
-        on lines of their own: a record that ends at the last scoreless turn has scores
-        short of final, and stays in progress (see ``CrosswordGame.complete``) until
-        they are written."""
+        on a line of their own: until every rack's line is written the scores are short
+        of final (and while none is, the game stays in progress: see
+        ``CrosswordGame.complete``)."""
         index = len(steps)
         while index and steps[index - 1].state.game_over:
             index -= 1
-        if index == len(steps):
+        if index == len(steps) or steps[index].event.kind not in _SCORELESS_KINDS:
             return
-        ender = steps[index]
-        # lines after it are closing lines, or moves after the end warned of on their own
-        if ender.event.kind not in _SCORELESS_KINDS or index + 1 < len(steps):
+        ender, after = steps[index], steps[index + 1:]
+        kinds = {step.event.kind for step in after}
+        # moves after the end are warned of on their own; points for the racks left
+        # follow rules of their own
+        if not kinds <= CLOSING_KINDS or EventKind.END_RACK_POINTS in kinds:
             return
-        self.sink.warning(ender.event.line, "the scoreless turns end the game here, but the "
-                                            "record ends without the penalties for the tiles "
-                                            "left on the racks (a line like '>nick: TILES "
-                                            "(TILES) -N' for each player): the game stays in "
-                                            "progress, and its scores are short of final")
+        taken = {step.player for step in after if step.event.kind is EventKind.END_RACK_PENALTY}
+        missing = [seat for seat, size in enumerate(ender.state.rack_sizes)
+                   if size > 0 and seat not in taken]
+        if not missing:
+            return
+        if not after:
+            self.sink.warning(ender.event.line, "the scoreless turns end the game here, but "
+                                                "the record ends without the penalties for "
+                                                "the tiles left on the racks (a line like "
+                                                "'>nick: TILES (TILES) -N' for each player): "
+                                                "the game stays in progress, and its scores "
+                                                "are short of final")
+            return
+        self.sink.warning(after[-1].event.line, "the scoreless turns ended the game at line "
+                                                f"{ender.event.line}, but no line takes the "
+                                                f"tiles left on {self._racks_of(missing)}: the "
+                                                "final scores are short of it")
 
     def _expected_points(self, event: Event, value: int, holders: Sequence[int]) -> str:
         return (f"({event.tiles}) is worth {value}: expected +{2 * value} (twice the rack), "
@@ -267,4 +282,3 @@ def _gone_out(before: State) -> set[int] | None:
         return None
     out = {seat for seat, size in enumerate(before.rack_sizes) if size <= 0}
     return out or None
-

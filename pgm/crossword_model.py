@@ -17,8 +17,10 @@ from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import Cells, PlacedTile
 from pgm.tiles import BLANK, RACK_LABELS, UNKNOWN
 
-_CLOSING_KINDS = frozenset((EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY,
-                            EventKind.TIME_PENALTY))
+CLOSING_KINDS = frozenset((EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY,
+                           EventKind.TIME_PENALTY))
+"""The lines that close a game once it is over: the tiles left, scored or taken, and
+the clock's penalties."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ class CrosswordGame:
         for turn in reversed(self.turns):
             if not turn.position.game_over:
                 return False
-            if turn.event.kind in _CLOSING_KINDS:
+            if turn.event.kind in CLOSING_KINDS:
                 return True
         return False
 

@@ -317,3 +317,8 @@ def test_scoreless_turns_ending_the_game_without_rack_penalties_are_warned_of() 
                               b">a: ACDFGHI (ACDFGHI) -17 49\n>b: ACDFGIK (ACDFGIK) -18 -9\n",
                               "g.gcg"))
     assert closed.diagnostics == () and closed.complete
+    half = replay(parse_gcg(gcg_bytes(opening) + passes.encode() +
+                            b">a: ACDFGHI (ACDFGHI) -17 49\n", "g.gcg"))
+    assert [f"{d.line}: {d.message}" for d in half.diagnostics] == [
+        "11: the scoreless turns ended the game at line 10, but no line takes the tiles "
+        "left on b's rack: the final scores are short of it"]
