@@ -85,7 +85,8 @@ def _utf8_text(data: bytes, sink: DiagnosticSink) -> str | None:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            lines = _LINE_BREAK.split(data[:exc.start].decode("utf-8"))
+            before = data[:exc.start].decode("utf-8").removeprefix("\ufeff")
+            lines = _LINE_BREAK.split(before)
             sink.error(len(lines), f"not UTF-8 (byte 0x{data[exc.start]:02X} at column "
                                    f"{len(lines[-1]) + 1}); save the file as UTF-8")
             return None

@@ -83,12 +83,13 @@ def gather(paths: Iterable[Path], extensions: Collection[str] = RECORD_EXTENSION
 
 def _once(records: list[RecordInput]) -> list[RecordInput]:
     """``records`` without those named before by another path (``ev/r1/t1.gcg`` and
-    ``ev/r1/../r1/t1.gcg``). A link is a record of its own, as the build lists it."""
+    ``ev/r1/../r1/t1.gcg``), and an empty folder named twice once. A link is a record of
+    its own, as the build lists it."""
     seen: set[str] = set()
     kept = []
     for record in records:
         key = os.path.abspath(record.path)
-        if record.empty_folder or key not in seen:
+        if key not in seen:
             seen.add(key)
             kept.append(record)
     return kept

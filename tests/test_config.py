@@ -197,7 +197,9 @@ def test_dates_and_numbers_are_read_as_the_text_they_are_written_as(tmp_path) ->
     # columns count characters (a UTF-8 é is one), lines end in CR LF or a lone CR too
     (b"# r\xc3\xa9sum\xc3\xa9\r\ntitle: \xc3\xa9t\xe9\r\n",
      "2: error: not UTF-8 (byte 0xE9 at column 10)"),
-    (b"title: Club\rdescription: \x93Open\x94\r", "2: error: not UTF-8 (byte 0x93 at column 14)")])
+    (b"title: Club\rdescription: \x93Open\x94\r", "2: error: not UTF-8 (byte 0x93 at column 14)"),
+    # a byte-order mark is no character of the line
+    (b"\xef\xbb\xbftitle: Coupe d\xe9t\xe9\n", "1: error: not UTF-8 (byte 0xE9 at column 15)")])
 def test_an_event_yaml_that_is_not_utf8_stops_the_build_at_its_first_bad_byte(
         tmp_path, data: bytes, problem: str) -> None:
     event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": data})

@@ -177,3 +177,9 @@ def test_an_event_of_its_own_inside_a_clubs_folder_builds_without_a_warning(tmp_
     })
     result = run_build(str(club / "spring"), "-o", str(tmp_path / "site"), "--strict")
     assert result.exit_code == 0, result.output
+
+
+def test_an_empty_folder_named_twice_is_reported_once(tmp_path) -> None:
+    (tmp_path / "empty").mkdir()
+    result = run("check", str(tmp_path / "empty"), str(tmp_path / "empty"))
+    assert result.exit_code == 1 and result.output.count("no records in this folder") == 1
