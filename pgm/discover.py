@@ -342,7 +342,7 @@ def kept_slug(slug: str) -> bool:
 
 
 _ROUND = re.compile(r"(?:^|[^a-z])(?:round|(?<![0-9])rd|r)[\s_-]*(\d+)", re.IGNORECASE)
-_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t)[\s_-]*(\d+)(?:([a-z])(?![a-z0-9]))?",
+_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t)[\s_-]*(\d+)(?:([a-d])(?![a-z0-9]))?",
                     re.IGNORECASE)
 """A word after a digit counts (``r3t5``, ``nsc2024r3``), but not the ``rd`` of an
 ordinal: ``3rd-4th.gcg`` names no round."""
@@ -363,7 +363,8 @@ def guess_round(relative: str) -> str | None:
 
 def guess_table(relative: str) -> str | None:
     """The table a file name names (``table-05``, ``r3t5``), as a plain number, with the
-    letter of a table split in two (``table-1b``: games played side by side)."""
+    letter of a table split in two (``table-1b``: games played side by side), a to d:
+    other letters are more likely words (``board-2x``, ``t3s``) than halves."""
     found = _TABLE.search(relative.split("/")[-1])
     return f"{int(found.group(1))}{(found.group(2) or '').lower()}" if found else None
 
