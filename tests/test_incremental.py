@@ -142,6 +142,8 @@ def test_moves_pasted_with_a_mistyped_one_are_published_up_to_it_while_watching(
     game = json.loads((out / "g/game.json").read_text())
     assert game["turns"] == 9 and game["live"] is True
     assert result.diagnostics[0].message in text_of((out / "g/9.html").read_text())
+    overview = text_of((out / "g/index.html").read_text())
+    assert "Position where the replay stopped (line 13)" in overview
     listed = json.loads((out / "live.json").read_text())["games"]
     assert listed[0]["status"].startswith("in progress")
     (event / "g.gcg").write_bytes(mistyped + b">andy: EHT 12E THE +20 125\n")
