@@ -192,11 +192,6 @@ class PragmaReader:
         self.tiles.append((parts[0], parts[1]))
         self.tile_lines.append((parts[0], number))
 
-    def _encoding(self, number: int, value: str) -> None:
-        """Nothing left to do: ``pgm.gcg_encoding`` reads every ``#character-encoding``
-        line, and warns of one off line 1, before the bytes become these lines (the
-        bytes' encoding is what it says)."""
-
     def _incomplete(self, number: int, value: str) -> None:
         self.incomplete = value.split()[0] if value else ""
 
@@ -281,7 +276,8 @@ _PRAGMA_HANDLERS: dict[str, Callable[[PragmaReader, int, str], None]] = {
     "comment": lambda reader, number, value: reader._note(number, value, "comment"),
     "-": lambda reader, number, value: reader.continue_note(value),
     "tile": PragmaReader._tile,
-    "character-encoding": PragmaReader._encoding,
+    # read (and warned of off line 1) by pgm.gcg_encoding, before the bytes are lines
+    "character-encoding": lambda reader, number, value: None,
     "incomplete": PragmaReader._incomplete,
     "orientation": PragmaReader._orientation,
 }
