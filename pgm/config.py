@@ -7,23 +7,21 @@ output layout) and ``#style`` (``theme``, ``css``, ``theme_dir``). A subfolder's
 
 Problems are collected, not raised: an unknown key is a warning naming the key and the
 file; a value of the wrong type is an error naming key, file and line. The line is the
-key's own, also for keys nested under ``games:``. A ``games:`` entry that matches no
-record is a warning too, naming the closest record paths: a misspelt ``draft: true``
-entry would otherwise publish the game.
+key's own, also for keys nested under ``games:`` (whose patterns pgm.config_games
+matches and checks).
 """
 
 from __future__ import annotations
 
-import difflib
-import fnmatch
 import os
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import urlsplit
 
+from pgm.config_games import Glob, check_games, make_glob, matches
 from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.discover import shown_name, special_kind
 from pgm.event_yaml import Entry, Written, read_entries
@@ -78,21 +76,6 @@ _ORIENTATIONS = ("numbered-rows", "lettered-rows")
 THEMES = ("default", "classic")
 
 
-class Glob(NamedTuple):
-    """One ``games:`` entry: the records its pattern matches get its settings."""
-
-    pattern: str
-    """As written: messages quote it."""
-    settings: dict[str, Any]
-    line: int
-    """Where the pattern is written: the warning when it matches no record points there."""
-    path: str
-    """What is matched: ``pattern`` written plainly (see :func:`_glob`)."""
-    anchored: bool
-    """Written with a folder part, if only ``./``: it names a path below the folder of
-    its ``event.yaml``, never a file name at any depth as a bare ``final.gcg`` does."""
-
-
 @dataclass(frozen=True)
 class Overlay:
     """One ``event.yaml``: its folder, its game keys and its per-glob overrides."""
@@ -137,7 +120,7 @@ class ConfigSet:
             values.update(overlay.settings)
             relative = record.relative_to(overlay.folder).as_posix()
             for glob in overlay.games:
-                if _matches(glob, relative, record.name):
+                if matches(glob, relative, record.name):
                     values.update(glob.settings)
         return self._settings(values)
 
@@ -159,20 +142,6 @@ class ConfigSet:
     @property
     def has_errors(self) -> bool:
         return any(d.severity.value == "error" for d in self.diagnostics)
-
-
-def _matches(glob: Glob, relative: str, name: str) -> bool:
-    """A ``games:`` pattern names a record by its path below the overlay's folder or,
-    unless anchored, by its file name alone, as it is or as pgm shows it: a name whose
-    bytes are not UTF-8 cannot be written in ``event.yaml`` (``café.gcg`` names
-    ``caf\\xe9.gcg``)."""
-    pattern = glob.path
-    if fnmatch.fnmatch(relative, pattern) or (not glob.anchored and
-                                              fnmatch.fnmatch(name, pattern)):
-        return True
-    shown = shown_name(relative)
-    return shown != relative and (fnmatch.fnmatch(shown, pattern) or (
-        not glob.anchored and fnmatch.fnmatch(shown_name(name), pattern)))
 
 
 def event_claim(path: Path) -> int:
@@ -209,7 +178,8 @@ def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | Non
         sink = DiagnosticSink(shown_name(str(path)))
         entries = read_entries(path, sink)
         overlay, event_part = _split_entries(entries, folder == root, sink, folder)
-        overlays.append(_check_games(Overlay(folder, overlay[0], overlay[1]), by_folder, sink))
+        games = check_games(overlay[1], folder, by_folder, sink)
+        overlays.append(Overlay(folder, overlay[0], games))
         if folder == root:
             event_values = event_part
         diagnostics.extend(sorted(sink.items, key=lambda d: d.line))  # in the file's order
@@ -229,92 +199,6 @@ def _config_folders(root: Path, folders: Iterable[str]) -> list[Path]:
         below.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
     ordered = sorted(below, key=lambda f: (f.count("/") + bool(f), f.split("/")))
     return [Path(root, folder) if folder else root for folder in ordered]
-
-
-def _check_games(overlay: Overlay, by_folder: dict[Path, list[str]],
-                 sink: DiagnosticSink) -> Overlay:
-    """``overlay`` with its ``games:`` entries checked against the records below its
-    folder (``by_folder``: the event's record names by folder). An entry that matches
-    none is a warning naming the closest record paths; one whose pattern matches a
-    record as written is matched as written (:func:`_as_written_if_it_matches`)."""
-    if not overlay.games or not by_folder:
-        return overlay
-    below = [(_joined(prefix, name), name)
-             for folder, names in by_folder.items() if folder.is_relative_to(overlay.folder)
-             for prefix in [folder.relative_to(overlay.folder).as_posix()] for name in names]
-    globs = []
-    for glob in overlay.games:
-        glob = _as_written_if_it_matches(glob, below)
-        if not any(_matches(glob, relative, name) for relative, name in below):
-            sink.warning(glob.line, _no_record(glob, below))
-        globs.append(glob)
-    return replace(overlay, games=tuple(globs))
-
-
-def _as_written_if_it_matches(glob: Glob, below: list[tuple[str, str]]) -> Glob:
-    """``glob`` matched by its pattern as written when that matches a record: a file name
-    may hold a backslash outside Windows (``r1\\t1.gcg`` in the event's root), and that
-    record keeps its entry rather than handing it to ``r1/t1.gcg``."""
-    if glob.path == glob.pattern:
-        return glob
-    written = glob._replace(path=glob.pattern, anchored=False)
-    return written if any(_matches(written, *record) for record in below) else glob
-
-
-def _no_record(glob: Glob, below: list[tuple[str, str]]) -> str:
-    """The warning for an entry that matches no record, with what it may have meant."""
-    written = glob.pattern.translate(_ESCAPES)
-    close = _close_to(glob, posixpath.normpath(written.replace("\\", "/")), below)
-    hint = ""
-    if close:
-        *first, last = [f"'{path}'" for path in close]
-        hint = f" (did you mean {', '.join(first) + ' or ' if first else ''}{last}?)"
-    message = f"games entry '{written}' matches no record{hint}; its settings apply to nothing"
-    if written != glob.pattern:
-        message += ". In double quotes a backslash starts an escape (\\t is a tab): write / "
-        message += "between folders"
-    return message
-
-
-_ESCAPES = {code: f"\\x{code:02x}" for code in range(32)} | {9: "\\t", 10: "\\n", 13: "\\r"}
-"""Control characters as YAML's double quotes write them: a message shows them so, and
-``"r1\\t1.gcg"``, which YAML reads with a tab, is taken for ``r1/t1.gcg`` to find what
-it meant."""
-
-
-def _close_to(glob: Glob, meant: str, below: list[tuple[str, str]]) -> list[str]:
-    """Up to three record paths close to ``meant``, an entry's plain pattern (for a bare
-    name, file names too), as pgm shows them, which can be written in ``event.yaml``.
-    One that differs only in case comes alone: ``r1/T1.gcg`` is not folded onto
-    ``r1/t1.gcg``, which may be another record, but is surely meant. A pattern with
-    wildcards gets patterns instead: its last part moved to the closest record folders
-    where it matches (``rnd1/*.gcg`` -> ``r1/*.gcg``)."""
-    folder, _, last = meant.rpartition("/")
-    if any(c in meant for c in "*?["):
-        folders = _folders_matching(last, below)
-        return [posixpath.join(found, last) for found in _closest(folder, folders)]
-    known = dict.fromkeys(shown_name(relative) for relative, _ in below)
-    if not glob.anchored:
-        known.update(dict.fromkeys(shown_name(name) for _, name in below))
-    return _closest(meant, list(known))
-
-
-def _closest(text: str, known: list[str]) -> list[str]:
-    """The one of ``known`` equal to ``text`` but for case, else up to three close ones."""
-    folded = text.casefold()
-    return ([item for item in known if item.casefold() == folded][:1] or
-            difflib.get_close_matches(text, known, n=3))
-
-
-def _folders_matching(last: str, below: list[tuple[str, str]]) -> list[str]:
-    """The folders (as pgm shows them) of the records whose name ``last`` matches."""
-    return list(dict.fromkeys(
-        shown_name(relative).rpartition("/")[0] for relative, name in below
-        if fnmatch.fnmatch(name, last) or fnmatch.fnmatch(shown_name(name), last)))
-
-
-def _joined(prefix: str, name: str) -> str:
-    return name if prefix == "." else f"{prefix}/{name}"
 
 
 def _event_config(values: dict[str, Any]) -> EventConfig:
@@ -491,25 +375,8 @@ def _games(entry: Entry, sink: DiagnosticSink) -> tuple[Glob, ...]:
             else:
                 sink.warning(entry.line_of(pattern, key),
                              f"unknown key '{key}' under games -> '{pattern}' ignored")
-        result.append(_glob(str(pattern), override, line))
+        result.append(make_glob(str(pattern), override, line))
     return tuple(result)
-
-
-def _glob(pattern: str, settings: dict[str, Any], line: int) -> Glob:
-    """A ``games:`` entry, its pattern written plainly: Windows' ``r1\\t1.gcg`` and
-    ``./r1//t1.gcg`` are ``r1/t1.gcg`` (``posixpath.normpath``, as for ``css``).
-
-    Writing it plainly does not move an entry onto a record it did not name. pgm names
-    records with '/' only, never with a ``.``, ``..`` or empty folder part, so a
-    pattern written with a backslash or such a part matched no record as written. A
-    pattern written with a folder part, if only ``./``, stays one: ``./final.gcg`` is
-    the ``final.gcg`` beside the ``event.yaml``, not every ``final.gcg`` below it as a
-    bare ``final.gcg`` is. A file name holding a backslash (allowed outside Windows)
-    keeps its entry when the pattern as written matches it
-    (:func:`_as_written_if_it_matches`). Case is not folded: ``r1/T1.gcg`` and
-    ``r1/t1.gcg`` may be two records; a wrong case gets a suggestion instead."""
-    written = pattern.replace("\\", "/")
-    return Glob(pattern, settings, line, posixpath.normpath(written), "/" in written)
 
 
 def _describe(value: Any) -> str:
