@@ -6,7 +6,9 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import CORPUS
@@ -124,18 +126,32 @@ def test_a_record_saved_empty_or_header_only_keeps_its_pages_while_watching(
     assert json.loads((out / "g/game.json").read_text())["turns"] == 9
 
 
+def _watched(tmp_path) -> tuple[Path, Path, Callable[[bytes], Any]]:
+    """A game in progress (its first 8 moves) built as ``pgm watch`` builds it: the
+    event, the site, and what saves the record and rebuilds (returning the result)."""
+    event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(WATCHED, 8)})
+    out = tmp_path / "site"
+
+    def save(content: bytes):
+        (event / "g.gcg").write_bytes(content)
+        return build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+
+    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    return event, out, save
+
+
+WATCHED = (CORPUS / "gcg" / GAMES[0]).read_bytes()
+MISTYPED = record_prefix(WATCHED, 12).replace(b"O4 ORIgINS", b"P4 ORIgINS")
+"""Four moves pasted at once, the second mistyped: it starts off the board."""
+
+
 def test_moves_pasted_with_a_mistyped_one_are_published_up_to_it_while_watching(
         tmp_path) -> None:
     """An annotator pastes four moves at once, the second mistyped so that it cannot be
     placed: spectators get the move before it, the game stays in progress (its pages
     keep polling, the error shown on the last), and the corrected line follows."""
-    record = (CORPUS / "gcg" / GAMES[0]).read_bytes()
-    event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(record, 8)})
-    out = tmp_path / "site"
-    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
-    mistyped = record_prefix(record, 12).replace(b"O4 ORIgINS", b"P4 ORIgINS")
-    (event / "g.gcg").write_bytes(mistyped)
-    result = build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    _, out, save = _watched(tmp_path)
+    result = save(MISTYPED)
     assert [d.severity.value for d in result.diagnostics] == ["error"]
     assert "P4" in result.diagnostics[0].message
     assert (out / "g/9.html").is_file() and not (out / "g/10.html").exists()
@@ -146,11 +162,9 @@ def test_moves_pasted_with_a_mistyped_one_are_published_up_to_it_while_watching(
     assert "Position where the replay stopped (line 13)" in overview
     listed = json.loads((out / "live.json").read_text())["games"]
     assert listed[0]["status"].startswith("in progress")
-    (event / "g.gcg").write_bytes(mistyped + b">andy: EHT 12E THE +20 125\n")
-    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    save(MISTYPED + b">andy: EHT 12E THE +20 125\n")
     assert json.loads((out / "g/game.json").read_text())["live"] is True
-    (event / "g.gcg").write_bytes(record_prefix(record, 12))
-    fixed = build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    fixed = save(record_prefix(WATCHED, 12))
     assert not fixed.errors and (out / "g/12.html").is_file()
 
 
@@ -158,12 +172,8 @@ def test_a_game_finished_with_an_error_that_stops_nothing_is_over_while_watching
         tmp_path) -> None:
     """The record ends the game: an error that the replay goes past (a second encoding
     that is not supported) does not keep it in progress, and its pages stop polling."""
-    record = (CORPUS / "gcg" / GAMES[0]).read_bytes()
-    event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(record, 8)})
-    out = tmp_path / "site"
-    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
-    (event / "g.gcg").write_bytes(b"#character-encoding CP1252\n" + record)
-    result = build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    _, out, save = _watched(tmp_path)
+    result = save(b"#character-encoding CP1252\n" + WATCHED)
     assert result.errors
     game = json.loads((out / "g/game.json").read_text())
     assert game["live"] is False and game["complete"] is True
@@ -172,16 +182,11 @@ def test_a_game_finished_with_an_error_that_stops_nothing_is_over_while_watching
 def test_live_false_in_event_yaml_stops_following_a_game_with_a_mistyped_line(
         tmp_path) -> None:
     """The TD says the game is not followed: a mistyped line does not keep it so."""
-    record = (CORPUS / "gcg" / GAMES[0]).read_bytes()
-    event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(record, 8)})
-    out = tmp_path / "site"
-    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
-    mistyped = record_prefix(record, 12).replace(b"O4 ORIgINS", b"P4 ORIgINS")
-    (event / "g.gcg").write_bytes(mistyped)
-    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    event, out, save = _watched(tmp_path)
+    save(MISTYPED)
     assert json.loads((out / "g/game.json").read_text())["live"] is True
     (event / "event.yaml").write_text("games:\n  g.gcg: {live: false}\n")
-    build(BuildOptions(event, out, keep_last_good=True, jobs=1))
+    save(MISTYPED)
     assert json.loads((out / "g/game.json").read_text())["live"] is False
 
 
