@@ -157,6 +157,17 @@ def player_lines(game: UpwordsGame, index: int) -> tuple[PlayerLine, ...]:
 def score_sheet(game: UpwordsGame, diagnostics_by_line: dict[int, list[Diagnostic]]
                 ) -> tuple[SheetRow, ...]:
     """The rows of ``partials/sheet.html``, as crossword games have them."""
+    turns = game.turns
     return tuple(sheet_row(turn, game.record.players[turn.player].name, word_display(turn),
-                           describe(turn, game), diagnostics_by_line)
-                 for turn in game.turns)
+                           describe(turn, game), diagnostics_by_line,
+                           phoney=_withdrawn(turns, index))
+                 for index, turn in enumerate(turns))
+
+
+def _withdrawn(turns: tuple[UpwordsTurn, ...], index: int) -> bool:
+    """Whether the play of ``turns[index]`` is taken back by the next line (a phoney)."""
+    if index + 1 >= len(turns):
+        return False
+    play, taken = turns[index], turns[index + 1]
+    return (play.event.kind is EventKind.PLAY and taken.event.kind is EventKind.WITHDRAWAL
+            and taken.player == play.player)

@@ -205,3 +205,16 @@ def test_a_spoiler_free_event_lists_no_turn_after_the_page_s_own(tmp_path) -> No
     assert re.findall(r'<td><a href="(\d+)\.html"', sheet) == [str(n) for n in range(1, 10)]
     assert "Turns so far" in page
     assert '<table class="sheet">' not in (tmp_path / "o/g/index.html").read_text()
+
+
+def test_a_phoney_is_marked_on_the_score_sheet(tmp_path) -> None:
+    """As on a crossword game's sheet: the play taken back is struck through and marked,
+    the other plays are not."""
+    lines = RECORD.read_bytes().splitlines(keepends=True)
+    third = next(i for i, line in enumerate(lines) if line.startswith(b">Mara: AEIMSWY"))
+    record = b"".join(lines[:third + 1] + [b">Mara: AEIMSWY -- -10 10\n"] + lines[third + 1:])
+    event = make_event(tmp_path / "ev", {"g.gcg": record})
+    run_build(str(event), "-o", str(tmp_path / "site"))
+    sheet = (tmp_path / "site/g/index.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<tr class="([^"]*)"><td><a href="(\d+)\.html"', sheet)
+    assert [number for classes, number in rows if "phoney" in classes.split()] == ["3"]
