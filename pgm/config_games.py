@@ -31,7 +31,8 @@ class Glob(NamedTuple):
     """What is matched: ``pattern`` written plainly (see :func:`make_glob`)."""
     anchored: bool
     """Written with a folder part, if only ``./``: it names a path below the folder of
-    its ``event.yaml``, never a file name at any depth as a bare ``final.gcg`` does."""
+    its ``event.yaml``, never a file name at any depth as a bare ``final.gcg`` does. (A
+    ``*`` still crosses folders, as in every pattern: ``./*.gcg`` is every record.)"""
 
 
 def make_glob(pattern: str, settings: dict[str, Any], line: int) -> Glob:
