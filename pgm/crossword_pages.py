@@ -15,6 +15,7 @@ from pgm.crossword_report import game_report
 from pgm.crossword_turns import TurnPages
 from pgm.crossword_view import score_chart, score_sheet
 from pgm.diagnostics import Diagnostic
+from pgm.event_checks import gcg_moves_digest
 from pgm.export import moves_csv
 from pgm.fragments import kept
 from pgm.markdown import render_markdown
@@ -29,7 +30,7 @@ def crossword_entry_fields(game: CrosswordGame) -> dict[str, Any]:
     players = tuple(p.name for p in game.record.players)
     scores = tuple(game.final.scores)
     return {"players": players, "scores": scores, "live": not game.complete,
-            "turns": len(game.turns)}
+            "turns": len(game.turns), "moves": gcg_moves_digest(game.turns)}
 
 
 def render_crossword_game(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,

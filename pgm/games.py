@@ -200,7 +200,8 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
         round=settings.round or guess_round(shown),
         table=settings.table or guess_table(shown),
         updated=_modified(source),
-        diagnostics=diagnostics)
+        diagnostics=diagnostics,
+        moves=fields.get("moves", ""))
 
 
 def _stopped_status(line: int, score_line: str, result: str | None) -> str:

@@ -17,6 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from pgm.diagnostics import Diagnostic
+from pgm.event_checks import moves_digest
 from pgm.export import moves_csv
 from pgm.gn import Comment, CommentKind, GnRecord, Result
 from pgm.gungi import GungiReplay
@@ -64,7 +65,8 @@ def gungi_entry_fields(game: GungiReplay) -> dict[str, Any]:
     live = is_live(game)
     return {"players": players if any(names) else (), "scores": None, "live": live,
             "turns": len(game.positions), "status": status_words(game),
-            "result_by_seat": seat_results(game)}
+            "result_by_seat": seat_results(game),
+            "moves": moves_digest(ply.notation for ply in record.plies)}
 
 
 def record_title(record: GnRecord) -> str:

@@ -50,6 +50,9 @@ class GameEntry:
     unfinished: bool = False
     """The record does not end the game and nobody adds to it (``live: false``): shown
     as it stands, with no result, and not counted on the player index."""
+    moves: str = ""
+    """A digest of the game's moves (``pgm.event_checks.moves_digest``): two records
+    with the same players and moves are copies of one game."""
 
     @property
     def updated_time(self) -> str:

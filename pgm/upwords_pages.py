@@ -18,6 +18,7 @@ import jinja2
 
 from pgm.crossword_turns import NoteView
 from pgm.diagnostics import Diagnostic
+from pgm.event_checks import gcg_moves_digest
 from pgm.export import moves_csv
 from pgm.markdown import render_markdown
 from pgm.page_parts import (
@@ -43,7 +44,8 @@ def upwords_entry_fields(game: UpwordsGame) -> dict[str, Any]:
     record ends the game."""
     players = tuple(p.name for p in game.record.players)
     return {"players": players, "scores": tuple(game.final.scores),
-            "live": not game.complete, "turns": len(game.turns)}
+            "live": not game.complete, "turns": len(game.turns),
+            "moves": gcg_moves_digest(game.turns)}
 
 
 def render_upwords_game(env: jinja2.Environment, entry: GameEntry, game: UpwordsGame,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from conftest import CORPUS
 from sitehelpers import make_event, run_build
 
@@ -22,12 +24,24 @@ def test_a_copy_of_a_record_is_warned_of_at_the_copy(tmp_path) -> None:
     result = run_build(str(event), "-o", str(tmp_path / "site"))
     assert result.exit_code == 0, result.output
     copy, original = event / "round-1/table-1 (1).gcg", event / "round-1/table-1.gcg"
-    assert (f"{copy}: warning: the same game as {original} (players, turns and scores): "
+    assert (f"{copy}: warning: the same game as {original} (players and moves): "
             "listed twice, and counted twice on the player index once it has a result; "
             "remove the copy, or make one of them a draft in event.yaml") in result.output
     assert "1 warning(s)" in result.output
     strict = run_build(str(event), "-o", str(tmp_path / "site"), "--strict")
     assert strict.exit_code == 1
+
+
+def transposed(record: bytes) -> bytes:
+    """The record played on the board turned about its diagonal: each play's row and
+    column swap, and across becomes down (8D -> H4, D8 -> 4H); the premium squares lie
+    alike, so every score stays."""
+    def turn(match: re.Match[bytes]) -> bytes:
+        if match["row"]:  # across (row, column) -> down (the column named by the row)
+            return b" %c%d " % (64 + int(match["row"]), match["col"][0] - 64)
+        return b" %d%c " % (match["col2"][0] - 64, 64 + int(match["row2"]))
+    return re.sub(rb" (?:(?P<row>\d+)(?P<col>[A-O])|(?P<col2>[A-O])(?P<row2>\d+)) ", turn,
+                  record)
 
 
 def builds_clean(tmp_path, files: dict[str, str | bytes]) -> None:
@@ -52,8 +66,20 @@ def test_games_not_started_are_not_copies(tmp_path) -> None:
 
 
 def test_two_gungi_games_of_one_pair_are_not_copies(tmp_path) -> None:
-    """Gungi games have no scores: two games of the same players, as long and both in
-    progress, are two games (a match of several), not a copy."""
+    """Two games of the same players, as long and both in progress, are two games (a
+    match of several), not a copy; a copy of one is."""
     tags = '[Black "Ann"]\n[White "Bob"]\n[Result "*"]\n'
     builds_clean(tmp_path, {"round-1/game-1.gn": tags + "1. PZ*0-6-0 PZ*0-1-0\n",
                             "round-1/game-2.gn": tags + "1. PZ*4-6-0 PZ*4-1-0\n"})
+    copied = make_event(tmp_path / "copied", {"game-1.gn": tags + "1. PZ*0-6-0 PZ*0-1-0\n",
+                                              "game-1 (1).gn": tags + "1. PZ*0-6-0 PZ*0-1-0\n"})
+    result = run_build(str(copied), "-o", str(tmp_path / "copied-site"))
+    assert "game-1 (1).gn: warning: the same game as" in result.output
+
+
+def test_a_game_on_a_turned_board_is_not_a_copy(tmp_path) -> None:
+    """The same players, turns and scores, but other moves: another game (the board
+    turned, as pgm's benchmark makes its games)."""
+    turned = transposed(DOUG_V_EMELY)
+    builds_clean(tmp_path, {"round-1/table-1.gcg": DOUG_V_EMELY,
+                            "round-2/table-1.gcg": turned})
