@@ -100,11 +100,14 @@ def _turned_play(position: str, word: str, codec, size: int,
 
 def generate_event(folder: Path, games: int, seed: int = 7) -> list[Path]:
     """``games`` real records in divisions and rounds, each played on one of the turns
-    of the board (``board_variants``) and made distinct by a closing note (so no two
-    games share a fingerprint)."""
+    of the board (``board_variants``) and made a game of its own: a record drawn again
+    has its first player's name numbered (pgm warns of a copy, a game with the same
+    players and moves), and every record a closing note (so no two share a fingerprint)."""
     rng = random.Random(seed)
     records = [variant for record in real_records() for variant in board_variants(record)]
     paths = []
+    chosen: dict[bytes, int] = {}
+    """How many games each record's moves have made so far."""
     for number in range(games):
         division = f"division-{'ABCD'[number % 4]}"
         round_no = number // 4 // 16 + 1
@@ -112,6 +115,12 @@ def generate_event(folder: Path, games: int, seed: int = 7) -> list[Path]:
         path = folder / division / f"round-{round_no:02d}" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         record = rng.choice(records)
+        # the corpus holds some games twice, with other headers: a game is its moves
+        moves = b"\n".join(line for line in record.splitlines() if line.startswith(b">"))
+        chosen[moves] = repeat = chosen.get(moves, 0) + 1
+        if repeat > 1:
+            record = re.sub(rb"^(#player1 .*?)\r?$", rb"\g<1> %d" % repeat, record, count=1,
+                            flags=re.MULTILINE)
         path.write_bytes(record.rstrip(b"\r\n") + f"\n#note copy {number}\n".encode())
         paths.append(path)
     return paths
