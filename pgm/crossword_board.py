@@ -13,13 +13,24 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from pgm.board import Layout, column_name
+from pgm.board import Layout, column_name, parse_coordinate
 from pgm.crossword_model import Turn
 from pgm.fragments import memo
 from pgm.page_plan import Holes, PagePlan
 from pgm.render import markup
 from pgm.scoring import square_name
 from pgm.tiles import Distribution, is_blank
+
+JUST_PLAYED, PLAYED_THROUGH = 1, 2
+"""How a turn's board marks a square (0: not at all): a tile the turn placed, or a tile
+of the main word that the turn played through (which a spectator reading the board, by
+sight or by ear, would otherwise not tell from the rest)."""
+
+_MARK_CLASS = ("", "n", "t")
+_MARK_TEXT = ("", ", just played", ", played through")
+
+Marks = tuple[tuple[int, int], ...]
+"""The marked squares of a display row: (column, mark), left to right."""
 
 _PREMIUM_CLASS = {"": "", "DL": "dl", "TL": "tl", "QL": "ql", "DW": "dw", "TW": "tw", "QW": "qw"}
 
@@ -31,7 +42,7 @@ class Square:
     points: str
     css: str
     """Short classes the stylesheet knows: premium (tw, dw, tl, dl, qw, ql), c (centre),
-    b (blank), n (just played); a tile is known by its ``data-l``."""
+    b (blank), n (just played), t (played through); a tile is known by its ``data-l``."""
     label: str
     """Accessible name: coordinate, content and premium."""
 
@@ -86,23 +97,21 @@ def _empty_squares(layout: Layout, orientation: Orientation) -> tuple[tuple[Squa
 
 
 def _tile_square(label: str, layout: Layout, dist: Distribution, row: int, col: int,
-                 new: bool, orientation: Orientation) -> Square:
+                 mark: int, orientation: Orientation) -> Square:
     blank = is_blank(label)
     points = 0 if blank else dist.points(label)
-    css = " ".join(filter(None, ("b" if blank else "", "n" if new else "")))
+    css = " ".join(filter(None, ("b" if blank else "", _MARK_CLASS[mark])))
     name = orientation.name(row, col)
     what = f"blank as {label.upper()}" if blank else label
     premium = layout.premium(row, col).description
-    text = f"{name}, {what}, {points} point{'s' if points != 1 else ''}"
-    if new:
-        text += ", just played"
+    text = f"{name}, {what}, {points} point{'s' if points != 1 else ''}{_MARK_TEXT[mark]}"
     if premium:
         text += f", on {premium}"
     return Square(label.upper(), "" if blank else str(points), css, text)
 
 
-_RowKey = tuple[int, tuple[str, ...], tuple[int, ...]]
-"""A board row: its index, its squares' labels, the columns played on this turn."""
+_RowKey = tuple[int, tuple[str, ...], Marks]
+"""A board row: its index, its squares' labels, its squares this turn marks."""
 
 
 _SQUARE_TESTED = ("css", "letter", "points")
@@ -119,10 +128,10 @@ class _Shape:
         self.orientation = orientation
         self.rows: dict[_RowKey, Markup] = {}
         squares = layout.size * layout.size
-        self.squares: tuple[list[dict[str, str]], list[dict[str, str]]] = (
-            [{} for _ in range(squares)], [{} for _ in range(squares)])
-        """Square markup by display square and label: as it stands, and just played.
-        Bounded by the tile set, so never trimmed."""
+        self.squares: tuple[list[dict[str, str]], ...] = tuple(
+            [{} for _ in range(squares)] for _ in _MARK_CLASS)
+        """Square markup by mark (as it stands, just played, played through), display
+        square and label. Bounded by the tile set, so never trimmed."""
         self.row_frames: dict[int, tuple[str, str] | None] = {}
         """The markup before and after the squares of each display row (None: the row
         macro is called for every row)."""
@@ -146,12 +155,16 @@ class BoardRenderer:
         self._row_size = 0
 
     def board(self, cells: tuple[str, ...], layout: Layout, dist: Distribution,
-              new: Iterable[tuple[int, int]], orientation: Orientation) -> dict[str, Any]:
-        """The values ``partials/board.html`` prints: ``new`` squares are highlighted."""
-        fresh_by_row = _fresh_by_row(new, orientation)
+              new: Iterable[tuple[int, int]], orientation: Orientation,
+              through: Iterable[tuple[int, int]] = ()) -> dict[str, Any]:
+        """The values ``partials/board.html`` prints: ``new`` squares are highlighted, and
+        the ``through`` squares marked as played through."""
+        marks_by_row = _marks_by_row([(square, JUST_PLAYED) for square in new] +
+                                     [(square, PLAYED_THROUGH) for square in through],
+                                     orientation)
         shape = self.shape(layout, dist, orientation)
         return self.frame(layout.size, self.head(layout.size, orientation),
-                          [self.row(shape, cells, r, fresh_by_row.get(r, ()))
+                          [self.row(shape, cells, r, marks_by_row.get(r, ()))
                            for r in range(layout.size)])
 
     @staticmethod
@@ -163,14 +176,13 @@ class BoardRenderer:
         """The column headers of a board of ``size``."""
         return self._head(_column_headers(size, orientation))
 
-    def row(self, shape: _Shape, cells: tuple[str, ...], r: int,
-            fresh: tuple[int, ...]) -> Markup:
-        """Display row ``r`` of a board of ``shape`` (see :meth:`shape`) with the squares
-        in columns ``fresh`` highlighted, keyed by its raw contents so that a row seen
-        before (on an earlier turn, or in another game) costs a dictionary lookup."""
+    def row(self, shape: _Shape, cells: tuple[str, ...], r: int, marks: Marks) -> Markup:
+        """Display row ``r`` of a board of ``shape`` (see :meth:`shape`) with its squares
+        marked as ``marks`` says, keyed by its raw contents so that a row seen before (on
+        an earlier turn, or in another game) costs a dictionary lookup."""
         size = shape.layout.size
         raw = cells[r::size] if shape.orientation.lettered_rows else cells[r * size:(r + 1) * size]
-        key = (r, raw, fresh)
+        key = (r, raw, marks)
         html = shape.rows.get(key)
         if html is None:
             html = self._new_row(shape, key)
@@ -185,34 +197,34 @@ class BoardRenderer:
         return shape
 
     def _new_row(self, shape: _Shape, key: _RowKey) -> Markup:
-        r, raw, fresh = key
+        r, raw, marks = key
         if self._row_size >= self._row_limit:
             for each in self._shapes.values():
                 each.rows.clear()
             self._row_size = 0
-        html = shape.rows[key] = self.row_html(shape, r, self.squares(shape, r, raw, fresh))
+        html = shape.rows[key] = self.row_html(shape, r, self.squares(shape, r, raw, marks))
         self._row_size += len(html)
         return html
 
-    def squares(self, shape: _Shape, r: int, raw: tuple[str, ...], fresh: tuple[int, ...]
+    def squares(self, shape: _Shape, r: int, raw: tuple[str, ...], marks: Marks
                 ) -> list[str]:
-        """The markup of each square of display row ``r`` holding ``raw``, the columns
-        ``fresh`` highlighted."""
+        """The markup of each square of display row ``r`` holding ``raw``, marked as
+        ``marks`` says."""
         start = r * shape.layout.size
-        as_is, just_played = shape.squares
+        marked = dict(marks)
         parts = []
         for c, label in enumerate(raw):
-            new = c in fresh
-            html = (just_played if new else as_is)[start + c].get(label)
-            parts.append(html if html is not None else self.square(shape, r, c, label, new))
+            mark = marked.get(c, 0)
+            html = shape.squares[mark][start + c].get(label)
+            parts.append(html if html is not None else self.square(shape, r, c, label, mark))
         return parts
 
-    def square(self, shape: _Shape, r: int, c: int, label: str, new: bool) -> str:
+    def square(self, shape: _Shape, r: int, c: int, label: str, mark: int) -> str:
         """The markup of the square at display (r, c) holding ``label`` (empty: "")."""
-        known = shape.squares[new][r * shape.layout.size + c]
+        known = shape.squares[mark][r * shape.layout.size + c]
         html = known.get(label)
         if html is None:
-            html = known[label] = self._square_html(_square(shape, r, c, label, new))
+            html = known[label] = self._square_html(_square(shape, r, c, label, mark))
         return html
 
     def _square_html(self, square: Square) -> str:
@@ -249,22 +261,39 @@ class BoardRenderer:
         return plan.around() if plan else None
 
 
-def _square(shape: _Shape, r: int, c: int, label: str, new: bool) -> Square:
+def _square(shape: _Shape, r: int, c: int, label: str, mark: int) -> Square:
     """The square at display (r, c) holding ``label`` (empty: "")."""
     if not label:
         return _empty_squares(shape.layout, shape.orientation)[r][c]
     br, bc = shape.orientation.cell(r, c)
-    return _tile_square(label, shape.layout, shape.dist, br, bc, new, shape.orientation)
+    return _tile_square(label, shape.layout, shape.dist, br, bc, mark, shape.orientation)
 
 
-def _fresh_by_row(new: Iterable[tuple[int, int]], orientation: Orientation
-                  ) -> dict[int, tuple[int, ...]]:
-    """Display row -> the columns of the ``new`` board squares in it, left to right."""
-    by_row: dict[int, tuple[int, ...]] = {}
-    for square in sorted(new):
+def _marks_by_row(marked: list[tuple[tuple[int, int], int]], orientation: Orientation
+                  ) -> dict[int, Marks]:
+    """Display row -> the marks of the ``marked`` board squares in it, left to right."""
+    by_row: dict[int, Marks] = {}
+    for square, mark in sorted(marked):
         r, c = orientation.cell(*square)  # the transpose is its own inverse
-        by_row[r] = by_row.get(r, ()) + (c,)
+        by_row[r] = by_row.get(r, ()) + ((c, mark),)
     return by_row
+
+
+def played_through(turn: Turn, size: int) -> list[tuple[int, int]]:
+    """The board squares of the tiles a play's main word runs through, which it did not
+    place: from the square the record names, along the play, to the first empty one."""
+    placement = parse_coordinate(turn.event.position) if turn.placed else None
+    if placement is None:
+        return []
+    placed = {(t.row, t.col) for t in turn.placed}
+    cells = turn.position.cells
+    dr, dc = (0, 1) if placement.horizontal else (1, 0)
+    r, c, through = placement.row, placement.col, []
+    while 0 <= r < size and 0 <= c < size and cells[r * size + c]:
+        if (r, c) not in placed:
+            through.append((r, c))
+        r, c = r + dr, c + dc
+    return through
 
 
 class TurnBoards:
@@ -291,14 +320,21 @@ class TurnBoards:
 
     def board(self, index: int, turn: Turn) -> dict[str, Any]:
         """The values ``partials/board.html`` prints for ``turn``, the ``index``-th."""
-        cell = self._orientation.cell
-        fresh = [cell(t.row, t.col) for t in turn.placed]  # the transpose is its own inverse
+        cell = self._orientation.cell  # the transpose is its own inverse
+        through = played_through(turn, self._size)
         if index == self._last + 1 and self._rows:
-            self._redo(turn.position.cells, fresh, self._highlighted +
+            marked = [(cell(t.row, t.col), JUST_PLAYED) for t in turn.placed] + \
+                [(cell(*square), PLAYED_THROUGH) for square in through]
+            self._redo(turn.position.cells, marked, self._highlighted +
                        [cell(t.row, t.col) for t in turn.removed])
+            self._highlighted = [square for square, _ in marked]
         else:
-            self._render_all(turn.position.cells, [(t.row, t.col) for t in turn.placed])
-        self._highlighted, self._last = fresh, index
+            self._render_all(turn.position.cells,
+                             [((t.row, t.col), JUST_PLAYED) for t in turn.placed] +
+                             [(square, PLAYED_THROUGH) for square in through])
+            self._highlighted = [cell(t.row, t.col) for t in turn.placed] + \
+                [cell(*square) for square in through]
+        self._last = index
         return self._renderer.frame(self._size, self._head, self._rows)
 
     def final(self, index: int, cells: tuple[str, ...]) -> dict[str, Any]:
@@ -312,24 +348,24 @@ class TurnBoards:
             self._render_all(cells, [])
         return self._renderer.frame(self._size, self._head, self._rows)
 
-    def _redo(self, cells: tuple[str, ...], fresh: list[tuple[int, int]],
+    def _redo(self, cells: tuple[str, ...], marked: list[tuple[tuple[int, int], int]],
               others: list[tuple[int, int]]) -> None:
-        """Redo the ``fresh`` squares (highlighted) and the ``others`` (not, unless also
-        fresh), and the rows they lie in."""
+        """Redo the ``marked`` display squares (with their marks) and the ``others`` (not
+        marked, unless also among the ``marked``), and the rows they lie in."""
         renderer, shape, size = self._renderer, self._shape, self._size
         cell = self._orientation.cell
         rows = set()
-        for squares, new in ((others, False), (fresh, True)):
-            for r, c in squares:
-                row, col = cell(r, c)
-                self._squares[r][c] = renderer.square(shape, r, c, cells[row * size + col], new)
-                rows.add(r)
+        for (r, c), mark in [(square, 0) for square in others] + marked:
+            row, col = cell(r, c)
+            self._squares[r][c] = renderer.square(shape, r, c, cells[row * size + col], mark)
+            rows.add(r)
         for r in rows:
             self._rows[r] = renderer.row_html(shape, r, self._squares[r])
 
-    def _render_all(self, cells: tuple[str, ...], placed: list[tuple[int, int]]) -> None:
-        """Every row and square, ``placed`` (board squares) highlighted."""
-        by_row = _fresh_by_row(placed, self._orientation)
+    def _render_all(self, cells: tuple[str, ...], marked: list[tuple[tuple[int, int], int]]
+                    ) -> None:
+        """Every row and square, the ``marked`` board squares with their marks."""
+        by_row = _marks_by_row(marked, self._orientation)
         renderer, shape, size = self._renderer, self._shape, self._size
         lettered = self._orientation.lettered_rows
         self._rows, self._squares = [], []

@@ -141,6 +141,18 @@ def test_phoney_and_withdrawal_are_marked(sample_site) -> None:
     assert 'class="play phoney' in sheet and "phoney" in text_of(row_10)
 
 
+def test_a_play_marks_the_tiles_it_went_through(sample_site) -> None:
+    """TANGOi(S)T at L1 down runs through the S on L7: the board says so, by sight (a
+    class the stylesheet rings) and by ear; the next turn's board no longer does."""
+    page = (sample_site / "round-2/table-2/5.html").read_text()
+    squares = board_squares(page)
+    assert squares["L7"] == "L7, S, 1 point, played through"
+    assert squares["L6"].endswith(", just played") and "just played" in squares["L8"]
+    assert '<td class="t" data-l="S" data-p="1"><i>L7,' in page
+    assert "played through" not in (sample_site / "round-2/table-2/6.html").read_text()
+    assert "played through" not in (sample_site / "round-2/table-2/index.html").read_text()
+
+
 def test_game_page_has_sheet_board_chart_and_links(sample_site) -> None:
     html = (sample_site / "round-1/table-1/index.html").read_text()
     assert '<a href="input.gcg" download>' in html and 'href="game.json"' in html

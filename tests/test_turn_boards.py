@@ -9,7 +9,7 @@ import pytest
 from conftest import CORPUS
 
 from pgm.crossword import replay
-from pgm.crossword_board import BoardRenderer, Orientation, TurnBoards
+from pgm.crossword_board import BoardRenderer, Orientation, TurnBoards, played_through
 from pgm.crossword_model import CrosswordGame
 from pgm.crossword_view import TurnUnseen, unseen_view
 from pgm.gcg import parse_gcg
@@ -26,7 +26,8 @@ def full_board(renderer: BoardRenderer, game: CrosswordGame, index: int,
                orientation: Orientation) -> str:
     turn = game.turns[index]
     return renderer.board(turn.position.cells, game.rules.layout, game.rules.distribution,
-                          [(t.row, t.col) for t in turn.placed], orientation)["board_rows"]
+                          [(t.row, t.col) for t in turn.placed], orientation,
+                          played_through(turn, game.rules.layout.size))["board_rows"]
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
