@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from pgm.cgp import write_rack
-from pgm.crossword_model import CLOSING_KINDS
+from pgm.crossword_model import CLOSING_KINDS, SCORELESS_KINDS, racks_unpenalised
 from pgm.crossword_rules import Rules
 from pgm.crossword_state import State, Step
 from pgm.diagnostics import DiagnosticSink
@@ -203,12 +203,11 @@ class EndLines:
     def _check_penalties_after_scoreless_end(self, steps: Sequence[Step]) -> None:
         """A game that the scoreless turns end takes each rack's tiles from its holder,
         on a line of their own: until every rack's line is written the scores are short
-        of final (and while none is, the game stays in progress: see
-        ``CrosswordGame.complete``)."""
+        of final, and the game stays in progress (see ``CrosswordGame.complete``)."""
         index = len(steps)
         while index and steps[index - 1].state.game_over:
             index -= 1
-        if index == len(steps) or steps[index].event.kind not in _SCORELESS_KINDS:
+        if index == len(steps) or steps[index].event.kind not in SCORELESS_KINDS:
             return
         ender, after = steps[index], steps[index + 1:]
         kinds = {step.event.kind for step in after}
@@ -216,9 +215,7 @@ class EndLines:
         # follow rules of their own
         if not kinds <= CLOSING_KINDS or EventKind.END_RACK_POINTS in kinds:
             return
-        taken = {step.player for step in after if step.event.kind is EventKind.END_RACK_PENALTY}
-        missing = [seat for seat, size in enumerate(ender.state.rack_sizes)
-                   if size > 0 and seat not in taken]
+        missing = racks_unpenalised(ender.state.rack_sizes, after)
         if not missing:
             return
         if not after:
@@ -232,7 +229,7 @@ class EndLines:
         self.sink.warning(after[-1].event.line, "the scoreless turns ended the game at line "
                                                 f"{ender.event.line}, but no line takes the "
                                                 f"tiles left on {self._racks_of(missing)}: the "
-                                                "final scores are short of it")
+                                                "game stays in progress until one does")
 
     def _expected_points(self, event: Event, value: int, holders: Sequence[int]) -> str:
         return (f"({event.tiles}) is worth {value}: expected +{2 * value} (twice the rack), "
@@ -273,7 +270,6 @@ class EndLines:
         return f"the racks of {', '.join(names)}" if names else "the other racks"
 
 
-_SCORELESS_KINDS = frozenset((EventKind.PASS, EventKind.EXCHANGE, EventKind.WITHDRAWAL))
 
 
 def _gone_out(before: State) -> set[int] | None:

@@ -7,8 +7,10 @@ copying, and so that renderers never need to know how the replay computed them.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from pgm.cgp import cgp_line, write_operation, write_rack, write_row
 from pgm.crossword_rules import Rules
@@ -21,6 +23,16 @@ CLOSING_KINDS = frozenset((EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY
                            EventKind.TIME_PENALTY))
 """The lines that close a game once it is over: the tiles left, scored or taken, and
 the clock's penalties."""
+SCORELESS_KINDS = frozenset((EventKind.PASS, EventKind.EXCHANGE, EventKind.WITHDRAWAL))
+"""The turns that count towards the scoreless turns ending a game."""
+
+
+def racks_unpenalised(rack_sizes: Sequence[int], after: Iterable[Any]) -> list[int]:
+    """The seats that held tiles (``rack_sizes``) when the scoreless turns ended the game
+    and whose penalty is none of the lines ``after`` (turns or replay steps: anything
+    with an ``event`` and a ``player``)."""
+    taken = {line.player for line in after if line.event.kind is EventKind.END_RACK_PENALTY}
+    return [seat for seat, size in enumerate(rack_sizes) if size > 0 and seat not in taken]
 
 
 @dataclass(frozen=True)
@@ -83,18 +95,26 @@ class CrosswordGame:
 
     @property
     def complete(self) -> bool:
-        """Whether the record ends the game: the game is over and a closing line follows
-        (the points for the tiles left, a rack's penalty or a time penalty). After the
-        play that goes out, or the last scoreless turn, the annotator has yet to write
-        those lines, which change the scores: until then the game is still in progress,
-        and its pages keep following the record (so do Upwords games). Lines after the
-        closing ones (warned of) do not open the game again."""
-        for turn in reversed(self.turns):
-            if not turn.position.game_over:
-                return False
-            if turn.event.kind in CLOSING_KINDS:
-                return True
-        return False
+        """Whether the record ends the game: the game is over and its closing lines
+        follow. After the play that goes out, a line for the tiles left (points, a
+        rack's penalty, or a time penalty); after the last scoreless turn, the penalty of
+        every rack left (a line for one rack gives a result the next may change). Until
+        the annotator has written them, the game is still in progress and its pages keep
+        following the record (so do Upwords games). Lines after the closing ones (warned
+        of) do not open the game again."""
+        end = len(self.turns)
+        while end and self.turns[end - 1].position.game_over:
+            end -= 1
+        if end == len(self.turns):
+            return False
+        after = self.turns[end + 1:]
+        kinds = {turn.event.kind for turn in after}
+        if not kinds & CLOSING_KINDS:
+            return False
+        ender = self.turns[end]
+        if ender.event.kind in SCORELESS_KINDS and EventKind.END_RACK_POINTS not in kinds:
+            return not racks_unpenalised(ender.position.rack_sizes, after)
+        return True
 
     @property
     def has_errors(self) -> bool:

@@ -321,4 +321,5 @@ def test_scoreless_turns_ending_the_game_without_rack_penalties_are_warned_of() 
                             b">a: ACDFGHI (ACDFGHI) -17 49\n", "g.gcg"))
     assert [f"{d.line}: {d.message}" for d in half.diagnostics] == [
         "11: the scoreless turns ended the game at line 10, but no line takes the tiles "
-        "left on b's rack: the final scores are short of it"]
+        "left on b's rack: the game stays in progress until one does"]
+    assert not half.complete  # a's line alone would give b the win the next line may undo
