@@ -148,6 +148,10 @@ class _Replay:
         self.ending = EndLines(self.record, self.rules, self.sink)
         self.plain_rack = self.rules.codec.plain_symbols[_RACK_SYMBOLS]
         """The characters of a rack that are a tile each (most racks have no others)."""
+        self.last_turn_line = max((e.line for e in self.record.readable_events()
+                                   if e.kind.is_turn), default=0)
+        """The line of the record's last turn: a line for the tiles left above it does
+        not end the game (see ``_closing``)."""
 
     def start(self) -> State:
         n = self.players
@@ -416,19 +420,27 @@ class _Replay:
         return move.step(move.same_board(), rack=None)
 
     def _end_rack_points(self, move: _Move) -> Step:
-        event = move.event
-        self.ending.points(event, move.player, move.before, self.tally.spare)
-        if not move.before.game_over:
-            self.sink.warning(event.line, "points for the opponent's rack, but no player has "
-                                          "gone out")
-        return self._game_end(move)
+        self.ending.points(move.event, move.player, move.before, self.tally.spare)
+        return self._closing(move, "points for the opponent's rack, but no player has gone "
+                                   "out")
 
     def _end_rack_penalty(self, move: _Move) -> Step:
         self.ending.penalty(move.event, move.player, move.before, self.tally.spare)
-        if not move.before.game_over:
-            self.sink.warning(move.event.line, "a penalty for the tiles left on the rack, but "
-                                               "no player has gone out and there have not "
-                                               f"been {MAX_SCORELESS_TURNS} scoreless turns")
+        return self._closing(move, "a penalty for the tiles left on the rack, but no player "
+                                   "has gone out and there have not been "
+                                   f"{MAX_SCORELESS_TURNS} scoreless turns")
+
+    def _closing(self, move: _Move, too_soon: str) -> Step:
+        """A line for the tiles left ends the game, unless it comes before the game is
+        over (``too_soon`` says why it is warned of) and moves follow it: a stray line
+        an annotator typed, after which the game goes on (ending it there would freeze
+        a game in progress, with a result)."""
+        if move.before.game_over:
+            return self._game_end(move)
+        if move.event.line < self.last_turn_line:
+            self.sink.warning(move.event.line, f"{too_soon}; moves follow, so the game goes on")
+            return move.step(move.same_board(), rack=None)
+        self.sink.warning(move.event.line, f"{too_soon}; the game ends here")
         return self._game_end(move)
 
     def _time_penalty(self, move: _Move) -> Step:

@@ -137,7 +137,8 @@ def test_end_rack_tiles_that_are_all_on_the_board_are_warned_of() -> None:
         >a: ZA 8G ZA +22 22
         >a: (QZ) +40 62
         """)) == ["4: warning: (QZ) holds 1 'Z', but 0 are left off the board",
-                  "4: warning: points for the opponent's rack, but no player has gone out"]
+                  "4: warning: points for the opponent's rack, but no player has gone out; "
+                  "the game ends here"]
 
 
 def test_points_for_the_tiles_left_written_for_the_wrong_player_say_whose_they_are(
@@ -273,12 +274,20 @@ def test_a_pass_recorded_with_points_is_warned_of() -> None:
 
 def test_a_rack_penalty_before_the_end_of_the_game_is_warned_of() -> None:
     """The tiles left are taken after a player went out or the scoreless turns ended the
-    game; in mid-game such a line is a mistyped time penalty, or a line out of place."""
+    game; in mid-game such a line is a mistyped time penalty, or a line out of place,
+    and the game goes on after it (an annotator's stray line does not end it)."""
     record = edited(DOUG_V_EMELY, (b">emely: EKMORRU L11 MURK +28 236\n",
                                    b">emely: EKMORRU L11 MURK +28 236\n"
                                    b">emely: EKMORRU (EKMORRU) -14 222\n"))
+    found = warnings(record)
     assert ("22: warning: a penalty for the tiles left on the rack, but no player has gone "
-            "out and there have not been 6 scoreless turns") in warnings(record)
+            "out and there have not been 6 scoreless turns; moves follow, so the game goes "
+            "on") in found
+    # the game went on: no move after it is "after the end", and the record ends it
+    assert not [w for w in found if "after the game has ended" in w]
+    game = replay(parse_gcg(record, "g.gcg"))
+    penalty = next(turn for turn in game.turns if turn.event.line == 22)
+    assert game.complete and not penalty.position.game_over
 
 
 def test_a_rack_of_more_tiles_than_a_rack_holds_is_warned_of() -> None:
