@@ -41,7 +41,7 @@ from pgm.output import (
     remove_leftovers,
     staging_folder,
 )
-from pgm.record_inputs import inside_event, no_records
+from pgm.record_inputs import no_records
 from pgm.resources import builtin_dir
 from pgm.state import (
     BuildState,
@@ -53,6 +53,7 @@ from pgm.state import (
     save_state,
     tree_fingerprint,
 )
+from pgm.wrong_folder import wrong_folder
 
 if TYPE_CHECKING:
     from pgm.event_moves import Layout
@@ -158,9 +159,9 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
                          records=len(event.found))
     if event.empty is not None:  # an event with no records yet (_read_event refused others)
         result.diagnostics.append(event.empty)
-    outer = inside_event(event_dir)
-    if outer is not None:
-        result.diagnostics.append(outer)
+    wrong = wrong_folder(event_dir, (overlay.folder for overlay in event.configs.overlays))
+    if wrong is not None:
+        result.diagnostics.append(wrong)
     result.diagnostics += skipped_warnings(skipped)
     try:
         if state is not None:

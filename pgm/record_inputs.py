@@ -127,23 +127,6 @@ def no_records(folder: Path) -> Diagnostic:
     return Diagnostic(shown_name(str(folder)), 0, Severity.WARNING, message)
 
 
-def inside_event(folder: Path) -> Diagnostic | None:
-    """A warning when ``folder``, built as an event, lies inside another one (a round's
-    or a division's folder given by mistake): the build reads only the ``event.yaml``
-    files at and below ``folder``, so the event's title, lexicon and ``games:`` entries
-    are left out, and the site is another one than the event's."""
-    root = event_root(folder)
-    if root is None or os.path.abspath(root) == os.path.abspath(folder):
-        return None
-    own = folder / CONFIG_NAME
-    if own.is_file() and event_claim(own) >= 1:
-        return None  # titled: an event of its own, which may lie in another's folder
-    config = shown_name(str(root / CONFIG_NAME))
-    return Diagnostic(shown_name(str(folder)), 0, Severity.WARNING,
-                      f"this folder is inside the event of {config}, whose settings this "
-                      f"build leaves out: build {shown_name(str(root))} for the event's site")
-
-
 def event_root(folder: Path) -> Path | None:
     """The folder of the event ``folder`` lies in (see above), named from where pgm runs
     as the build names its files; None when no folder at or above it has an
@@ -156,13 +139,13 @@ def event_root(folder: Path) -> Path | None:
         if config.is_file():
             claim = event_claim(config)
             if claim == 2:
-                return _named(above, folder)
+                return named_like(above, folder)
             outermost[claim] = above
     found = outermost[1] or outermost[0]
-    return _named(found, folder) if found is not None else None
+    return named_like(found, folder) if found is not None else None
 
 
-def _named(above: Path, folder: Path) -> Path:
+def named_like(above: Path, folder: Path) -> Path:
     """``above`` as the user would write it: ``folder`` itself when it is the event."""
     if above == Path(os.path.abspath(folder)):
         return folder

@@ -136,22 +136,6 @@ def test_a_divisions_title_does_not_make_it_an_event(tmp_path, monkeypatch) -> N
     assert run("check", "p.gcg").stdout == ""
 
 
-def test_building_a_folder_inside_an_event_says_which_event_to_build(tmp_path) -> None:
-    """A round's folder built by mistake is built without the event's lexicon: the
-    French game scores wrong there, and a warning names the event's folder to build."""
-    event = make_event(tmp_path / "ev", {
-        "event.yaml": "title: Coupe de printemps\nlexicon: FRA24\n",
-        "round-2/table-1.gcg": _unlabelled_french(),
-    })
-    result = run_build(str(event / "round-2"), "-o", str(tmp_path / "site"))
-    assert (f"{event / 'round-2'}: warning: this folder is inside the event of "
-            f"{event / 'event.yaml'}, whose settings this build leaves out: build {event} "
-            "for the event's site") in result.output
-    whole = run_build(str(event), "-o", str(tmp_path / "event-site"), "--strict")
-    assert whole.exit_code == 0, whole.output
-    assert "inside the event" not in whole.output
-
-
 def test_a_record_named_twice_is_checked_and_exported_once(tmp_path) -> None:
     """``pgm export ev ev/round-1`` names round 1's records twice: their moves are
     written once, as ``pgm check`` reports each record once."""
@@ -166,17 +150,6 @@ def test_a_record_named_twice_is_checked_and_exported_once(tmp_path) -> None:
     assert len(list(csv.reader(io.StringIO(once.output)))) == 29  # header and 28 events
     checked = run("check", "--json", str(event), str(event / "round-1" / "table-1.gcg"))
     assert len(json.loads(checked.output)) == 1
-
-
-def test_an_event_of_its_own_inside_a_clubs_folder_builds_without_a_warning(tmp_path) -> None:
-    """A club keeps its events in its folder, each titled: building one is no mistake."""
-    club = make_event(tmp_path / "club", {
-        "event.yaml": "title: Our Club\n",
-        "spring/event.yaml": "title: Spring Open\nlexicon: CSW21\n",
-        "spring/round-1/table-1.gcg": (CORPUS / "gcg/macondo__doug_v_emely.gcg").read_bytes(),
-    })
-    result = run_build(str(club / "spring"), "-o", str(tmp_path / "site"), "--strict")
-    assert result.exit_code == 0, result.output
 
 
 def test_an_empty_folder_named_twice_is_reported_once(tmp_path) -> None:
