@@ -170,6 +170,24 @@ def test_no_page_scrolls_sideways_at_320px(browser: Browser, server: str, path: 
         assert page.evaluate(SCROLLING_BOXES_JS) == [], path
 
 
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_a_phoney_is_marked_on_the_sheet_of_a_phone(browser: Browser, server: str,
+                                                     width: int) -> None:
+    """Struck through at every width, and its badge seen from 360px up (at 320px it is
+    for screen readers only: it would widen the sheet past the screen); nothing
+    overflows."""
+    with open_page(browser, viewport={"width": width, "height": 800}) as page:
+        visit(page, server + "round-2/table-2/index.html")
+        badge = page.locator("table.sheet tr.phoney .badge.phoney")
+        assert badge.count() == 1 and badge.text_content() == "phoney"
+        shown = badge.evaluate("b => b.getBoundingClientRect().width > 5")
+        assert shown is (width >= 360), width
+        struck = page.locator("table.sheet tr.phoney td.word > a").evaluate(
+            "a => getComputedStyle(a).textDecorationLine")
+        assert struck == "line-through"
+        assert overflow(page)[0] <= 0 and page.evaluate(SCROLLING_BOXES_JS) == []
+
+
 def test_turn_page_scores_fit_320px_with_racks_whole(browser: Browser, server: str) -> None:
     """The score table with the "to move" badge, the spread and a partly known rack fits:
     a rack wraps between "GS + 5" and "unknown", never inside its letters."""
