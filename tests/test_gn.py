@@ -378,3 +378,12 @@ def test_corpus_records_read_cleanly_with_stated_counts_and_header(path: Path) -
     header_line = next(line for line in expected.splitlines() if line.startswith("- Header:"))
     for name, value in _HEADER.findall(header_line):
         assert record.value(name) == value
+
+
+def test_a_latin1_byte_is_a_warning_naming_it_and_what_to_do() -> None:
+    """As for a GCG record: the byte, what it is read as, and how to fix the file."""
+    record = gn.parse('[Event "Coupe d\'été"]\n1. PZ*0-6-0\n'.encode("latin-1"), "t.gn")
+    assert [(d.line, d.severity, d.message) for d in record.diagnostics] == [
+        (1, Severity.WARNING, "byte 0xE9 is not UTF-8: the file is read as ISO-8859-1, "
+                              "where it is 'é'; save the file as UTF-8 in the editor to fix it")]
+    assert record.value("Event") == "Coupe d'été"
