@@ -66,7 +66,14 @@ def gungi_entry_fields(game: GungiReplay) -> dict[str, Any]:
     return {"players": players if any(names) else (), "scores": None, "live": live,
             "turns": len(game.positions), "status": status_words(game),
             "result_by_seat": seat_results(game),
-            "moves": moves_digest(ply.notation for ply in record.plies)}
+            # two games of one pair may open alike (the arrangement typed, no more): the
+            # event, date and place of the game are part of what a copy repeats
+            "moves": moves_digest([*(record.value(tag) or "" for tag in _OCCASION),
+                                   *(ply.notation for ply in record.plies)])}
+
+
+_OCCASION = ("Event", "Date", "Location")
+"""The header tags that tell one game of a pair from another."""
 
 
 def record_title(record: GnRecord) -> str:

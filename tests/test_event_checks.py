@@ -67,10 +67,14 @@ def test_games_not_started_are_not_copies(tmp_path) -> None:
 
 def test_two_gungi_games_of_one_pair_are_not_copies(tmp_path) -> None:
     """Two games of the same players, as long and both in progress, are two games (a
-    match of several), not a copy; a copy of one is."""
+    match of several), not a copy, nor are two that open alike on different dates; a
+    copy of one is."""
     tags = '[Black "Ann"]\n[White "Bob"]\n[Result "*"]\n'
     builds_clean(tmp_path, {"round-1/game-1.gn": tags + "1. PZ*0-6-0 PZ*0-1-0\n",
                             "round-1/game-2.gn": tags + "1. PZ*4-6-0 PZ*4-1-0\n"})
+    builds_clean(tmp_path / "dated", {
+        "game-1.gn": '[Date "2026.11.21"]\n' + tags + "1. PZ*0-6-0 PZ*0-1-0\n",
+        "game-2.gn": '[Date "2026.11.22"]\n' + tags + "1. PZ*0-6-0 PZ*0-1-0\n"})
     copied = make_event(tmp_path / "copied", {"game-1.gn": tags + "1. PZ*0-6-0 PZ*0-1-0\n",
                                               "game-1 (1).gn": tags + "1. PZ*0-6-0 PZ*0-1-0\n"})
     result = run_build(str(copied), "-o", str(tmp_path / "copied-site"))
