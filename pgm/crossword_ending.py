@@ -13,7 +13,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from pgm.cgp import write_rack
-from pgm.crossword_model import CLOSING_KINDS, SCORELESS_KINDS, racks_unpenalised
+from pgm.crossword_model import (
+    CLOSING_KINDS,
+    SCORELESS_KINDS,
+    game_end_index,
+    racks_unpenalised,
+)
 from pgm.crossword_rules import Rules
 from pgm.crossword_state import State, Step
 from pgm.diagnostics import DiagnosticSink
@@ -204,10 +209,8 @@ class EndLines:
         """A game that the scoreless turns end takes each rack's tiles from its holder,
         on a line of their own: until every rack's line is written the scores are short
         of final, and the game stays in progress (see ``CrosswordGame.complete``)."""
-        index = len(steps)
-        while index and steps[index - 1].state.game_over:
-            index -= 1
-        if index == len(steps) or steps[index].event.kind not in SCORELESS_KINDS:
+        index = game_end_index([step.state for step in steps])
+        if index is None or steps[index].event.kind not in SCORELESS_KINDS:
             return
         ender, after = steps[index], steps[index + 1:]
         kinds = {step.event.kind for step in after}
@@ -268,8 +271,6 @@ class EndLines:
         if len(names) == 1:
             return f"{names[0]}'s rack"
         return f"the racks of {', '.join(names)}" if names else "the other racks"
-
-
 
 
 def _gone_out(before: State) -> set[int] | None:

@@ -27,6 +27,16 @@ SCORELESS_KINDS = frozenset((EventKind.PASS, EventKind.EXCHANGE, EventKind.WITHD
 """The turns that count towards the scoreless turns ending a game."""
 
 
+def game_end_index(states: Sequence[Any]) -> int | None:
+    """The index of the event that ended the game, of a game over at its last event:
+    the first of the trailing ``states`` (positions, or replay states: anything with a
+    ``game_over``) that are all over; None while the game is not over."""
+    index = len(states)
+    while index and states[index - 1].game_over:
+        index -= 1
+    return None if index == len(states) else index
+
+
 def racks_unpenalised(rack_sizes: Sequence[int], after: Iterable[Any]) -> list[int]:
     """The seats that held tiles (``rack_sizes``) when the scoreless turns ended the game
     and whose penalty is none of the lines ``after`` (turns or replay steps: anything
@@ -102,10 +112,8 @@ class CrosswordGame:
         the annotator has written them, the game is still in progress and its pages keep
         following the record (so do Upwords games). Lines after the closing ones (warned
         of) do not open the game again."""
-        end = len(self.turns)
-        while end and self.turns[end - 1].position.game_over:
-            end -= 1
-        if end == len(self.turns):
+        end = game_end_index([turn.position for turn in self.turns])
+        if end is None:
             return False
         after = self.turns[end + 1:]
         kinds = {turn.event.kind for turn in after}

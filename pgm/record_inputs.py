@@ -132,17 +132,19 @@ def event_root(folder: Path) -> Path | None:
     as the build names its files; None when no folder at or above it has an
     ``event.yaml``. Paths are taken as written, links not followed, so the event
     reached through a link is named through it."""
-    absolute = Path(os.path.abspath(folder))
-    outermost: list[Path | None] = [None, None]  # by what its event.yaml claims: 0, 1
-    for above in (absolute, *absolute.parents):
-        config = above / CONFIG_NAME
-        if config.is_file():
-            claim = event_claim(config)
-            if claim == 2:
-                return named_like(above, folder)
-            outermost[claim] = above
-    found = outermost[1] or outermost[0]
+    claims = event_claims(folder)
+    found = next((above for above, claim in claims if claim == 2), None) or \
+        next((above for above, claim in reversed(claims) if claim == 1), None) or \
+        (claims[-1][0] if claims else None)
     return named_like(found, folder) if found is not None else None
+
+
+def event_claims(folder: Path) -> list[tuple[Path, int]]:
+    """The folders at and above ``folder`` (absolute, nearest first) that have an
+    ``event.yaml``, each with what it claims (``pgm.config.event_claim``)."""
+    absolute = Path(os.path.abspath(folder))
+    return [(above, event_claim(above / CONFIG_NAME)) for above in (absolute, *absolute.parents)
+            if (above / CONFIG_NAME).is_file()]
 
 
 def named_like(above: Path, folder: Path) -> Path:

@@ -19,7 +19,7 @@ from pathlib import Path
 from pgm.config import CONFIG_NAME, event_claim
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import shown_name
-from pgm.record_inputs import named_like
+from pgm.record_inputs import event_claims, named_like
 
 _SHOWN = 3
 """Events below a folder named in its warning; more are counted."""
@@ -37,8 +37,10 @@ def _inside_event(folder: Path) -> Diagnostic | None:
     root-only key, else the nearest whose sets a title, else the outermost with one. A
     folder whose own ``event.yaml`` sets a title is an event of its own (kept in a club's
     folder, say) unless a root lies above it."""
-    own = _claim(folder)
-    above = _claims_above(folder)
+    claims = event_claims(folder)
+    here = bool(claims) and claims[0][0] == Path(os.path.abspath(folder))
+    own = claims[0][1] if here else None
+    above = claims[here:]
     root = next((path for path, claim in above if claim == 2), None)
     if not above or own == 2 or (own == 1 and root is None):
         return None
@@ -74,11 +76,3 @@ def _claim(folder: Path) -> int | None:
     """What the ``event.yaml`` of ``folder`` claims (see above); None without one."""
     config = folder / CONFIG_NAME
     return event_claim(config) if config.is_file() else None
-
-
-def _claims_above(folder: Path) -> list[tuple[Path, int]]:
-    """The folders above ``folder`` with an ``event.yaml``, nearest first, with what
-    each claims."""
-    absolute = Path(os.path.abspath(folder))
-    return [(above, claim) for above in absolute.parents
-            if (claim := _claim(above)) is not None]
