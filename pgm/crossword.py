@@ -148,10 +148,8 @@ class _Replay:
         self.ending = EndLines(self.record, self.rules, self.sink)
         self.plain_rack = self.rules.codec.plain_symbols[_RACK_SYMBOLS]
         """The characters of a rack that are a tile each (most racks have no others)."""
-        self.last_turn_line = max((e.line for e in self.record.readable_events()
-                                   if e.kind.is_turn), default=0)
-        """The line of the record's last turn: a line for the tiles left above it does
-        not end the game (see ``_closing``)."""
+        self.last_turn_line = self.record.last_turn_line()
+        """A line for the tiles left above it does not end the game (see ``_closing``)."""
 
     def start(self) -> State:
         n = self.players

@@ -111,6 +111,11 @@ class GcgRecord:
             return self.events
         return tuple(event for event in self.events if event.line < stop)
 
+    def last_turn_line(self) -> int:
+        """The line of the last turn the replay goes through (0: none). A line for the
+        tiles left above it is a stray one an annotator typed mid-game: the game goes on."""
+        return max((e.line for e in self.readable_events() if e.kind.is_turn), default=0)
+
     @property
     def title(self) -> str:
         return self.pragmas.get("title", "")

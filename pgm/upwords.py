@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pgm.board import Placement, parse_coordinate
-from pgm.crossword import LateTurns, RunningTotals
+from pgm.crossword import RunningTotals
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Severity
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import square_name
@@ -123,7 +123,7 @@ class _Replay:
     turns: list[UpwordsTurn] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.late = LateTurns(self.sink)
+        self.last_turn_line = self.record.last_turn_line()
         self.totals = RunningTotals(self.seats)
 
     @property
@@ -134,16 +134,13 @@ class _Replay:
         """Replay the events into ``turns``; the line that stopped it, if one did: an
         event that cannot be replayed, or a line of the record that cannot be read."""
         position = start
-        try:
-            for number, event in enumerate(self.record.readable_events(), start=1):
-                try:
-                    turn = self._event(number, event, position)
-                except _StopReplay:
-                    return event.line
-                self.turns.append(turn)
-                position = turn.position
-        finally:
-            self.late.close()
+        for number, event in enumerate(self.record.readable_events(), start=1):
+            try:
+                turn = self._event(number, event, position)
+            except _StopReplay:
+                return event.line
+            self.turns.append(turn)
+            position = turn.position
         return self.record.unreadable_line
 
     def _event(self, number: int, event: Event, before: UpwordsPosition) -> UpwordsTurn:
@@ -151,16 +148,26 @@ class _Replay:
         turn = UpwordsTurn(number, event, player, before)
         if event.kind.is_turn:
             self._check_turn_order(event, player, before)
-            next_seat = None if before.game_over else (player + 1) % self.seats
-            turn = replace(turn, position=replace(before, to_move=next_seat))
+            turn = replace(turn, position=replace(before, to_move=(player + 1) % self.seats))
         if event.kind is EventKind.PLAY:
             turn = self._play(turn, before)
         elif event.kind is EventKind.WITHDRAWAL:
             turn = self._withdrawal(turn, before)
         elif event.kind in (EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY):
-            turn = replace(turn, position=replace(before, game_over=True, to_move=None))
+            turn = self._closing(turn, before)
         scores = self.totals.check(self.sink, event, player, before.scores)
         return replace(turn, position=replace(turn.position, scores=scores))
+
+    def _closing(self, turn: UpwordsTurn, before: UpwordsPosition) -> UpwordsTurn:
+        """A line for the tiles left ends the game, unless moves follow it: a stray line
+        typed mid-game, after which the game goes on (as in crossword games; Upwords
+        racks are not tracked, so the moves after it are what tell). No turn therefore
+        comes after the end of an Upwords game."""
+        if turn.event.line < self.last_turn_line:
+            self.sink.warning(turn.event.line, "a line for the tiles left before the end of "
+                                               "the game; moves follow, so the game goes on")
+            return turn
+        return replace(turn, position=replace(before, game_over=True, to_move=None))
 
     def _player(self, event: Event, before: UpwordsPosition) -> int:
         seats = [i for i, p in enumerate(self.record.players) if p.nick == event.nick]
@@ -176,9 +183,7 @@ class _Replay:
         return seats[0]
 
     def _check_turn_order(self, event: Event, player: int, before: UpwordsPosition) -> None:
-        if before.game_over:
-            self.late.add(event)
-        elif before.to_move is not None and player != before.to_move:
+        if before.to_move is not None and player != before.to_move:
             expected = self.record.players[before.to_move].nick
             self.sink.warning(event.line, f"{event.nick} moves out of turn: "
                                           f"it was {expected}'s turn")

@@ -168,10 +168,21 @@ def test_replay_stops_at_an_unreadable_line_and_late_moves_are_told_once() -> No
     game = upwords(">ann: ? 5D CAT +6 6\n>bob: ? 6D\n>ann: ? 4E A +2 8\n")
     assert game.stopped_at == 5 and len(game.turns) == 1
     assert [(line, severity) for line, severity, _ in messages(game)] == [(5, "error")]
-    ended = upwords(">ann: ? 5D CAT +6 6\n>ann: (EE) +4 10\n"
-                    + ">bob: ? - +0 0\n>ann: ? - +0 10\n" * 3)
-    assert messages(ended) == [(6, "warning", "bob moves after the game has ended, and so do "
-                                              "the 5 turns after it (to line 11)")]
+
+
+def test_a_line_for_the_tiles_left_ends_the_game_only_when_no_move_follows_it() -> None:
+    """An annotator's stray end-of-game line mid-game does not freeze the game with a
+    result: the moves after it are replayed and the game is still in progress."""
+    stray = upwords(">ann: ? 5D CAT +6 6\n>ann: (EE) +4 10\n>bob: ? 6D A +2 2\n"
+                    ">ann: ? - +0 10\n")
+    assert messages(stray) == [(5, "warning", "a line for the tiles left before the end of "
+                                              "the game; moves follow, so the game goes on")]
+    assert not stray.complete and stray.final.to_move == 1
+    assert stray.final.scores == (10, 2) and stray.final.board.at(5, 3) == Stack("A", 1)
+    ended = upwords(">ann: ? 5D CAT +6 6\n>bob: ? 6D A +2 2\n>ann: (EE) +4 10\n"
+                    ">bob: (T) -1 1\n")
+    assert messages(ended) == [] and ended.complete and ended.final.to_move is None
+    assert ended.final.scores == (10, 1)
 
 
 def test_a_game_stopped_by_an_error_is_not_in_progress(tmp_path) -> None:
