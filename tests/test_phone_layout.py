@@ -201,17 +201,28 @@ def test_turn_page_scores_fit_320px_with_racks_whole(browser: Browser, server: s
 
 
 # ---------------------------------------------------------------------------------------
-# The players page keeps names whole at 390px
+# The players page keeps names and games whole on phones
 
 
-def test_player_names_are_not_split_inside_a_word_at_390px(browser: Browser,
-                                                             server: str) -> None:
-    with open_page(browser, viewport=PHONE) as page:
+@pytest.mark.parametrize("viewport", [SMALLEST, PHONE], ids=["320px", "390px"])
+def test_player_names_and_games_are_not_split_inside_a_word(browser: Browser, server: str,
+                                                            viewport: dict[str, int]) -> None:
+    """At 320px the list of games used to be squeezed into a column a few letters wide
+    ("RightBe / hindYou"): each player's games now take a line of their own under the
+    name and counts, and the table is still a table to a screen reader."""
+    with open_page(browser, viewport=viewport) as page:
         visit(page, server + "players.html")
         assert page.get_by_text("RightBehindYou").count() > 0
         assert page.evaluate(SPLIT_WORDS_JS, "table.players th[scope=row]") == []
-        assert page.evaluate(SPLIT_WORDS_JS, "table.players .result") == []
+        assert page.evaluate(SPLIT_WORDS_JS, "table.players td:last-child") == []
         assert overflow(page)[0] <= 0
+        row = page.get_by_role("row").filter(
+            has=page.get_by_role("rowheader", name="HastyBot", exact=True)).first
+        name = row.get_by_role("rowheader").bounding_box()
+        games = row.get_by_role("cell").last.bounding_box()
+        assert name and games and games["y"] >= name["y"] + name["height"] - 1
+        assert games["width"] > viewport["width"] * 0.8
+        assert row.get_by_role("link", name="R2 vs RightBehindYou").is_visible()
         # The counts are compact on a phone ("W"), and still named in full for a screen
         # reader (the accessible name of the column header).
         won = page.get_by_role("columnheader", name="Won", exact=True).first
