@@ -41,7 +41,7 @@ from pgm.output import (
     remove_leftovers,
     staging_folder,
 )
-from pgm.record_inputs import no_records
+from pgm.record_inputs import in_built_site, no_records
 from pgm.resources import builtin_dir
 from pgm.state import (
     BuildState,
@@ -144,7 +144,10 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     started = time.perf_counter()
     event_dir = options.event_dir
     if not event_dir.is_dir():
-        raise BuildError(f"{event_dir} is not a folder")
+        raise BuildError(f"{event_dir} " + ("is not a folder" if event_dir.exists()
+                                            else "does not exist"))
+    if (site := in_built_site(event_dir)) is not None:
+        raise BuildError(f"{shown_name(str(event_dir))}: {site}")
     out = options.out or event_dir / "_site"
     if options.base_url is not None and (problem := base_url_problem(options.base_url)):
         raise BuildError(f"--base-url {problem}")

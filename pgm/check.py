@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pgm.config import GameSettings
+from pgm.config import CONFIG_NAME, GameSettings
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import shown_name
 from pgm.record_inputs import no_records
@@ -47,8 +47,7 @@ def check_file(path: Path, settings: GameSettings | None = None
     display = shown_name(str(path))
     reporter = _reporter(path.suffix.lower())
     if reporter is None:
-        known = ", ".join(supported_extensions())
-        diag = Diagnostic(display, 0, Severity.ERROR, f"unknown record type (expected {known})")
+        diag = Diagnostic(display, 0, Severity.ERROR, _not_a_record(path))
         return _empty_report(display, diag), [diag]
     try:
         data, _ = read_regular(path)
@@ -56,6 +55,17 @@ def check_file(path: Path, settings: GameSettings | None = None
         diag = Diagnostic(display, 0, Severity.ERROR, f"cannot read file: {exc.strerror}")
         return _empty_report(display, diag), [diag]
     return reporter(data, display, settings or GameSettings())
+
+
+def _not_a_record(path: Path) -> str:
+    """What a path given to check that names no record is: missing (a typo), the event's
+    configuration, or a file of another kind."""
+    if not path.exists() and not path.is_symlink():
+        return "no such file or folder"
+    if path.name == CONFIG_NAME:
+        where = shown_name(str(path.parent)) if str(path.parent) != "." else "."
+        return (f"{CONFIG_NAME} is checked with the records of its event: pgm check {where}")
+    return f"unknown record type (expected {', '.join(supported_extensions())})"
 
 
 def check_empty_folder(path: Path) -> tuple[dict[str, Any], list[Diagnostic]]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from pgm.config import CONFIG_NAME, ConfigSet, GameSettings, event_claim, load_configs
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import RECORD_EXTENSIONS, shown_name, skipped_warnings, walk_records
+from pgm.output import MARKER
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,10 @@ def gather(paths: Iterable[Path], extensions: Collection[str] = RECORD_EXTENSION
     inputs = RecordInputs()
     events = _Events(inputs)
     for path in paths:
+        if path.is_dir() and (problem := in_built_site(path)) is not None:
+            inputs.diagnostics.append(Diagnostic(shown_name(str(path)), 0, Severity.ERROR,
+                                                 problem))
+            continue
         if path.is_dir():
             _add_folder(inputs, events, path, extensions)
             continue
@@ -145,6 +150,24 @@ def event_claims(folder: Path) -> list[tuple[Path, int]]:
     absolute = Path(os.path.abspath(folder))
     return [(above, event_claim(above / CONFIG_NAME)) for above in (absolute, *absolute.parents)
             if (above / CONFIG_NAME).is_file()]
+
+
+def in_built_site(folder: Path) -> str | None:
+    """Why ``folder`` is no event's folder when it is a site pgm built or lies in one
+    (the folder at or above it holding pgm's marker); None for any other folder. A
+    site's game folders hold copies of the records (``input.gcg``): read as an event,
+    they would be games again, built into a site inside the published one."""
+    absolute = Path(os.path.abspath(folder))
+    site = next((above for above in (absolute, *absolute.parents)
+                 if (above / MARKER).is_file()), None)
+    if site is None:
+        return None
+    named = shown_name(str(named_like(site, folder)))
+    what = "a site pgm built" if site == absolute else f"a folder inside {named}, a site pgm built"
+    event = f" (most likely {shown_name(str(named_like(site.parent, folder)))})" \
+        if site.name == "_site" else ""
+    return (f"{what}, not an event: its games hold copies of the records; name the "
+            f"event's own folder{event}")
 
 
 def named_like(above: Path, folder: Path) -> Path:

@@ -4,9 +4,12 @@ a warning naming the folder to build."""
 
 from __future__ import annotations
 
+from click.testing import CliRunner
 from conftest import CORPUS
 from sitehelpers import make_event, run_build
 from test_record_inputs import _unlabelled_french
+
+from pgm.cli import main
 
 GAME = (CORPUS / "gcg/macondo__doug_v_emely.gcg").read_bytes()
 
@@ -78,3 +81,39 @@ def test_the_folder_above_events_names_them(tmp_path) -> None:
     # an event's own folder builds without a word
     spring = run_build(str(club / "spring"), "-o", str(tmp_path / "spring-site"), "--strict")
     assert spring.exit_code == 0, spring.output
+
+
+def test_a_site_pgm_built_is_refused_as_an_event_by_build_check_and_export(
+        tmp_path, monkeypatch) -> None:
+    """Built by mistake, the published site read its own copies of the records
+    (``input.gcg``) as an event and got a second site nested inside it; checked or
+    exported, it passed off those copies as the event's records."""
+    monkeypatch.chdir(tmp_path)
+    make_event(tmp_path / "ev", {"event.yaml": "title: Spring\n", "r1/t1.gcg": GAME})
+    assert run_build("ev").exit_code == 0
+    before = sorted(path for path in (tmp_path / "ev/_site").rglob("*"))
+    told = ("a site pgm built, not an event: its games hold copies of the records; name "
+            "the event's own folder (most likely ev)")
+    result = run_build("ev/_site")
+    assert result.exit_code == 1 and f"Error: ev/_site: {told}" in result.output
+    inside = run_build("ev/_site/r1")
+    assert inside.exit_code == 1
+    assert ("Error: ev/_site/r1: a folder inside ev/_site, a site pgm built, not an event"
+            in inside.output)
+    assert sorted(path for path in (tmp_path / "ev/_site").rglob("*")) == before
+    checked = CliRunner().invoke(main, ["check", "ev/_site", "ev/r1/t1.gcg"])
+    assert checked.exit_code == 1 and checked.output == f"ev/_site: error: {told}\n"
+    exported = CliRunner().invoke(main, ["export", "ev/_site", "ev"])
+    assert exported.exit_code == 1 and f"ev/_site: error: {told}" in exported.output
+    assert exported.output.count("ev/r1/t1.gcg,") == 28 and "input.gcg" not in exported.output
+
+
+def test_a_mistyped_path_or_event_yaml_given_to_check_is_said_so(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    make_event(tmp_path / "ev", {"event.yaml": "title: Spring\n", "r1/t1.gcg": GAME})
+    checked = CliRunner().invoke(main, ["check", "ev/r2", "ev/event.yaml"])
+    assert checked.exit_code == 1
+    assert checked.output == ("ev/r2: error: no such file or folder\n"
+                              "ev/event.yaml: error: event.yaml is checked with the records "
+                              "of its event: pgm check ev\n")
+    assert run_build("evv").output.strip().endswith("Error: evv does not exist")
