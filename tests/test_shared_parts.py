@@ -49,16 +49,18 @@ def test_a_theme_s_score_sheet_is_on_upwords_game_and_turn_pages(tmp_path) -> No
 
 def test_the_score_sheet_writes_its_marks_as_references(tmp_path) -> None:
     """A crossword game page's sheet is plain ASCII, its note and problem marks written
-    as references to the same characters."""
+    as references to the same characters, and said in words to a screen reader."""
     event = make_event(tmp_path / "ev", {
         "noted.gcg": (SAMPLE_GAMES / "round-1/table-1.gcg").read_bytes(),
         "flagged.gcg": (CORPUS / "gcg/quackle__multiplayer-crash.gcg").read_bytes()})
     assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
     noted = _sheet((tmp_path / "o/noted/index.html").read_text(encoding="utf-8"))
     flagged = _sheet((tmp_path / "o/flagged/index.html").read_text(encoding="utf-8"))
-    assert '<span class="note-mark" title="has notes">&#9998;</span>' in noted
-    assert '<span class="flag-mark" title="see the problems noted on this turn">&#9888;</span>' \
-        in flagged
+    # the marks are named to a screen reader too, which reads no title
+    assert ('<span class="note-mark" title="has notes">&#9998;<span class="visually-hidden"> '
+            '(has notes)</span></span>') in noted
+    assert ('<span class="flag-mark" title="see the problems noted on this turn">&#9888;'
+            '<span class="visually-hidden"> (problem noted)</span></span>') in flagged
     assert noted.isascii() and flagged.isascii()
     assert unescape("&#9998;&#9888;") == "\u270e\u26a0"
 
