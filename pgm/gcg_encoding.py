@@ -141,10 +141,41 @@ def _undeclared(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
         return data.decode("latin-1"), "iso-8859-1"
     utf8 = _utf8_text(data)
     if utf8 is None:
+        first = _UTF8_SEQUENCE.search(data)
+        if first is not None:
+            return _mixed(data, first, sink), "iso-8859-1"
         return _decode_latin1(data, sink), "iso-8859-1"
     sink.warning(1, "no '#character-encoding UTF-8' line, but the file is UTF-8: "
                     "read as UTF-8 (the GCG default is ISO-8859-1)")
     return utf8, "utf-8"
+
+
+_UTF8_SEQUENCE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
+    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}")
+"""A character written in UTF-8 beyond ASCII. Latin-1 text next to never forms one (it
+would take a capital like Ã followed by a symbol like ©)."""
+
+
+def _mixed(data: bytes, first: re.Match[bytes], sink: DiagnosticSink) -> str:
+    """An undeclared file holding both UTF-8 characters and bytes that are not UTF-8:
+    a Latin-1 record from a Windows machine with a note appended on another (``café`` in
+    UTF-8 beside ``crème`` in Latin-1). Each UTF-8 character is read as UTF-8 and every
+    other byte as ISO-8859-1 / Windows-1252, so that neither shows as mojibake, with one
+    warning at the first UTF-8 character."""
+    pieces, end = [], 0
+    for found in _UTF8_SEQUENCE.finditer(data):
+        pieces += [_latin1(data[end:found.start()]), found.group().decode("utf-8")]
+        end = found.end()
+    pieces.append(_latin1(data[end:]))
+    text = "".join(pieces)
+    sample = first.group().decode("utf-8")
+    sink.warning(_line_at(data.decode("latin-1"), first.start()),
+                 f"the file mixes UTF-8 ({sample!r} here) with ISO-8859-1: each character "
+                 f"is read as what it is ({sample!r}, not {_mojibake(sample)!r}); save the "
+                 "file as UTF-8 with '#character-encoding UTF-8' as its first line")
+    return text
 
 
 def _utf8_text(data: bytes) -> str | None:

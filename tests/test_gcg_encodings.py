@@ -139,6 +139,22 @@ def test_latin1_declared_iso_8859_1_stays_latin1_without_a_word() -> None:
     assert record.players[0].name == "césar"
 
 
+def test_an_undeclared_latin1_record_with_a_utf8_note_reads_both_with_a_warning() -> None:
+    """A Latin-1 record from a Windows machine, with a note appended on another in UTF-8
+    (and a Latin-1 word beside it): each character is read as what it is, where the
+    whole file used to be read as Latin-1 in silence ("cafÃ© crème")."""
+    latin1 = (CORPUS / "gcg/macondo__name_iso8859-1.gcg").read_bytes().rstrip(b"\n")
+    record = parse_gcg(latin1 + b"\n#note caf\xc3\xa9 cr\xe8me \xe2\x80\x94 \xe9t\xe9\n",
+                       "r1.gcg")
+    last = len(latin1.split(b"\n")) + 1
+    assert diagnostics(record) == [(last, Severity.WARNING, (
+        "the file mixes UTF-8 ('é' here) with ISO-8859-1: each character is read as what "
+        "it is ('é', not 'Ã©'); save the file as UTF-8 with '#character-encoding UTF-8' "
+        "as its first line"))]
+    assert record.players[0].name == "césar"
+    assert record.events[-1].notes[-1].text == "café crème — été"
+
+
 def test_a_utf8_byte_order_mark_reads_a_latin1_line_the_same_way() -> None:
     data = b"\xef\xbb\xbf" + with_note(8, b"\xe9t\xe9")
     record = parse_gcg(data, "r1.gcg")
