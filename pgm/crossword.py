@@ -8,7 +8,7 @@ position before it, so a site can still show the game up to the problem.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -57,6 +57,15 @@ class RunningTotals:
                             f"{true + event.score})")
             sink.warning(event.line, message)
         return _with_total(scores, player, event.cumulative)
+
+
+def scores_added_up(turns: Iterable[Any], seats: int) -> tuple[int, ...]:
+    """Each player's scores added up over ``turns`` (replayed events with ``player`` and
+    ``event``): what the recorded totals say unless one of them was mistyped."""
+    sums = [0] * seats
+    for turn in turns:
+        sums[turn.player] += turn.event.score
+    return tuple(sums)
 
 
 def _with_total(scores: tuple[int, ...], player: int, total: int) -> tuple[int, ...]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import jinja2
 
+from pgm.crossword import scores_added_up
 from pgm.crossword_board import BoardRenderer
 from pgm.crossword_model import CrosswordGame
 from pgm.crossword_report import game_report
@@ -30,7 +31,8 @@ def crossword_entry_fields(game: CrosswordGame) -> dict[str, Any]:
     players = tuple(p.name for p in game.record.players)
     scores = tuple(game.final.scores)
     return {"players": players, "scores": scores, "live": not game.complete,
-            "turns": len(game.turns), "moves": gcg_moves_digest(game.turns)}
+            "turns": len(game.turns), "moves": gcg_moves_digest(game.turns),
+            "added_up": scores_added_up(game.turns, len(players))}
 
 
 def render_crossword_game(env: jinja2.Environment, entry: GameEntry, game: CrosswordGame,

@@ -187,6 +187,11 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
     elif over:
         status = (f"{score_line}, {_winner(players, scores or ())}" if score_line
                   else fields.get("status") or "finished")
+        added_up = fields.get("added_up")
+        if score_line and added_up is not None and added_up != scores:
+            # a mistyped total decides the result: the record's figure stands, told as such
+            status += " as recorded; the scores add up to " + " – ".join(
+                f"{p} {s}" for p, s in zip(players, added_up, strict=False))
     else:
         state = "in progress" if live else "unfinished"
         status = f"{state}: {score_line}" if score_line else state

@@ -16,6 +16,7 @@ from typing import Any
 
 import jinja2
 
+from pgm.crossword import scores_added_up
 from pgm.crossword_turns import NoteView
 from pgm.diagnostics import Diagnostic
 from pgm.event_checks import gcg_moves_digest
@@ -45,7 +46,8 @@ def upwords_entry_fields(game: UpwordsGame) -> dict[str, Any]:
     players = tuple(p.name for p in game.record.players)
     return {"players": players, "scores": tuple(game.final.scores),
             "live": not game.complete, "turns": len(game.turns),
-            "moves": gcg_moves_digest(game.turns)}
+            "moves": gcg_moves_digest(game.turns),
+            "added_up": scores_added_up(game.turns, len(players))}
 
 
 def render_upwords_game(env: jinja2.Environment, entry: GameEntry, game: UpwordsGame,

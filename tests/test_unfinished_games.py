@@ -194,3 +194,21 @@ def test_a_result_tag_not_filled_in_after_a_captured_commander(tmp_path) -> None
     html = (tmp_path / "o/g/index.html").read_text()
     assert '<p class="result">Black wins</p>' in html
     assert "<dt>Result</dt><dd>* (not filled in)</dd>" in html
+
+
+def test_a_result_resting_on_a_mistyped_total_says_what_the_scores_add_up_to(tmp_path) -> None:
+    """The record's last total typed 320 for 520: the recorded totals stand (they are
+    what the players signed), and the index says the result is as recorded and what the
+    scores add up to, where it used to give the win to the wrong player in silence."""
+    mistyped = JOSH.rstrip(b"\n").rsplit(b"\n", 1)[0] + b"\n>jvc:  (N) +2 320\n"
+    event = make_event(tmp_path / "ev", {"event.yaml": "title: Nationals\n",
+                                         "r1/typo.gcg": mistyped,
+                                         "r1/right.gcg": _renamed(JOSH, Ubeika="Ann")})
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert "typo.gcg:29: warning: cumulative score is 320, but 518 +2 = 520" in result.output
+    statuses = re.findall(r'class="status-text">([^<]*)<',
+                          (tmp_path / "o/index.html").read_text(encoding="utf-8"))
+    assert sorted(statuses) == [
+        "Ann 381 – jvc 520, jvc won",
+        "Ubeika 381 – jvc 320, Ubeika won as recorded; the scores add up to Ubeika 381 – "
+        "jvc 520"]
