@@ -30,7 +30,7 @@ from pgm.discover import (
     tree_files,
     walk_records,
 )
-from pgm.event_checks import repeated_games
+from pgm.event_checks import name_variants, repeated_games
 from pgm.in_place import STAGING_MARK, InPlaceWrites, remove_killed_rebuilds
 from pgm.output import (
     MARKER,
@@ -281,9 +281,13 @@ def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_plac
             result.broken_games.append(game.entry.relative)
         if game.entry.failed:
             result.not_shown.append(game.entry.relative)
-    repeated = repeated_games((states[slug].entry for slug in plan.order),
-                              lambda relative: shown_name(str(options.event_dir / relative)))
-    result.diagnostics += _from_here(options.event_dir, repeated)
+    entries = [states[slug].entry for slug in plan.order]
+
+    def named(relative: str) -> str:
+        return shown_name(str(options.event_dir / relative))
+
+    result.diagnostics += _from_here(options.event_dir, repeated_games(entries, named) +
+                                     name_variants(entries, named))
     result.games = len(plan.order)
     return states
 

@@ -5,11 +5,15 @@ folder kept just in case. Each copy replays cleanly, is listed as a game of its 
 counts again on the player index, so a win becomes two. A copy is told by its players
 and its moves (``moves_digest``): an edited copy (a note added, a score corrected) is
 still one, and two games of one pair are not.
+
+Names are typed anew in every record: ``Doug`` in round 1 and ``doug`` in round 2 are
+two players on the player index, each with half the record, unless pgm says so.
 """
 
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
@@ -57,3 +61,36 @@ def _game_key(entry: GameEntry) -> Hashable | None:
     if entry.turns == 0 or not entry.players or not entry.moves or entry.failed:
         return None
     return (entry.kind, entry.players, entry.moves)
+
+
+def name_variants(entries: Iterable[GameEntry], named: Callable[[str], str] = str
+                  ) -> list[Diagnostic]:
+    """A warning at the first game of each spelling of a player's name that differs from
+    another of the same division only in case, spaces or accents: the player index lists
+    each spelling as a player of its own. The most used spelling is taken for the right
+    one (the first met on a tie)."""
+    spellings: dict[tuple[str | None, str], dict[str, list[GameEntry]]] = {}
+    for entry in sorted(entries, key=lambda e: e.relative):
+        if entry.kind in ("crossword", "upwords", "gungi"):
+            for name in entry.players:
+                key = (entry.division, _name_key(name))
+                spellings.setdefault(key, {}).setdefault(name, []).append(entry)
+    warnings = []
+    for found in spellings.values():
+        if len(found) < 2:
+            continue
+        usual = max(found, key=lambda name: len(found[name]))
+        for name, games in found.items():
+            if name != usual:
+                where = named(found[usual][0].relative)
+                warnings.append(Diagnostic(
+                    games[0].relative, 0, Severity.WARNING,
+                    f"player {name!r} is spelled {usual!r} in {where}: listed as another player"
+                    " on the player index; spell the name alike in every record"))
+    return warnings
+
+
+def _name_key(name: str) -> str:
+    """``name`` without case, accents and extra spaces (``José  Díaz`` is ``jose diaz``)."""
+    plain = unicodedata.normalize("NFKD", name.casefold())
+    return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())

@@ -1,4 +1,5 @@
-"""Checks across an event's games: copies of a record a TD's folder gathers."""
+"""Checks across an event's games: copies of a record a TD's folder gathers, and a
+player's name spelled two ways."""
 
 from __future__ import annotations
 
@@ -87,3 +88,34 @@ def test_a_game_on_a_turned_board_is_not_a_copy(tmp_path) -> None:
     turned = transposed(DOUG_V_EMELY)
     builds_clean(tmp_path, {"round-1/table-1.gcg": DOUG_V_EMELY,
                             "round-2/table-1.gcg": turned})
+
+
+def test_a_name_spelled_two_ways_in_a_division_is_warned_of_at_the_rarer_spelling(
+        tmp_path) -> None:
+    """'doug' in two records and 'Doug' in a third were two players on the player index,
+    each with part of doug's record; a spelling in another division is another list."""
+    spelled = DOUG_V_EMELY.replace(b"#player1 doug doug", b"#player1 doug Doug")
+    assert spelled != DOUG_V_EMELY
+    accented = OTHER.replace(b"#player1 Tim Tim Weiss", b"#player1 Tim T\xc3\xadm  WEISS")
+    assert accented != OTHER
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": "title: Spring Open\n",
+        "a/round-1/table-1.gcg": DOUG_V_EMELY,
+        "a/round-2/table-1.gcg": (CORPUS / "gcg/liwords__doug_vs_emely.gcg").read_bytes(),
+        "a/round-3/table-1.gcg": spelled,
+        "a/round-4/table-1.gcg": OTHER,
+        "a/round-5/table-1.gcg": accented,
+        "b/round-1/table-1.gcg": spelled,
+    })
+    result = run_build(str(event), "-o", str(tmp_path / "site"))
+    assert result.exit_code == 0, result.output
+    warned = re.findall(r"^(.*): warning: player (.*)$", result.output, re.MULTILINE)
+    assert warned == [
+        (str(event / "a/round-3/table-1.gcg"),
+         f"'Doug' is spelled 'doug' in {event / 'a/round-1/table-1.gcg'}: listed as "
+         "another player on the player index; spell the name alike in every record"),
+        (str(event / "a/round-5/table-1.gcg"),
+         f"'Tím WEISS' is spelled 'Tim Weiss' in {event / 'a/round-4/table-1.gcg'}: listed "
+         "as another player on the player index; spell the name alike in every record")]
+    players = (tmp_path / "site/players.html").read_text(encoding="utf-8")
+    assert players.count(">Doug</th>") == 2 and players.count(">doug</th>") == 1
