@@ -34,7 +34,8 @@ def check_output(out: Path, event: Path, records: list[Path]) -> None:
     _check_link(out)
     out_real, event_real = out.resolve(), event.resolve()
     if out_real == event_real or out_real in event_real.parents:
-        raise OutputError(f"the output folder {out} contains the event folder {event_real}; "
+        what = "is" if out_real == event_real else "contains"
+        raise OutputError(f"the output folder {out} {what} the event folder {event_real}; "
                           "choose a folder of its own, e.g. the default EVENT/_site")
     if out_real.is_relative_to(event_real):
         # Records are found without following links, so their plain absolute paths say

@@ -356,7 +356,7 @@ def test_dangerous_output_folders_are_refused(tmp_path) -> None:
     foreign = tmp_path / "mine"
     foreign.mkdir()
     (foreign / "thesis.txt").write_text("precious")
-    for out, reason in ((event, "contains the event folder"), (tmp_path, "contains the event"),
+    for out, reason in ((event, "is the event folder"), (tmp_path, "contains the event"),
                         (event / "round", "contains the record"), (repo, ".git"),
                         (foreign, "was not made by pgm build")):
         result = run_build(str(event), "-o", str(out))
