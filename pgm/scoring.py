@@ -115,7 +115,7 @@ def _lay_tiles(cells: Cells, size: int, placement: Placement, step: int, labels:
                              f"columns A-{column_name(size - 1)})")
     if len(labels) > room:
         raise PlacementError(f"the play runs off the board at tile {room + 1} "
-                             f"({placement.coordinate()} is {len(labels)} tiles long)")
+                             f"(the play at {placement.coordinate()} is {len(labels)} tiles long)")
     if not placed:
         raise PlacementError("the play places no new tile")
     return tuple(board), placed, played, squares, "".join(notation)

@@ -62,7 +62,7 @@ def render_site_files(env: jinja2.Environment, configs: ConfigSet, entries: list
                     latest_update=latest_update)
 
     pages: dict[str, Callable[[], dict[str, Any]]] = {
-        "index.html": lambda: index(entries, max((e.updated for e in entries), default="")),
+        "index.html": lambda: index(entries, _latest_update(entries)),
         "players.html": lambda: _players(common, entries, keep, event.spoiler_free),
         "404.html": lambda: dict(common, root=_absolute_root(event.base_url)),
     }
@@ -110,6 +110,13 @@ def live_json(entries: list[GameEntry], spoiler_free: bool, keep: bool = True,
     for piece in shown:
         digest.update(piece.encode())
     yield f'],"index":"{digest.hexdigest()[:16]}"}}'
+
+
+def _latest_update(entries: list[GameEntry]) -> str:
+    """The time the index's "Games in progress · updated" gives: of the games in
+    progress, not of a file changed long after them (a set of positions)."""
+    return max((e.updated for e in entries if e.live), default="") or \
+        max((e.updated for e in entries), default="")
 
 
 @functools.lru_cache(maxsize=65_536)

@@ -311,6 +311,14 @@
   var timer = null;
   var busy = false;
   var again = false;
+  // The latest update time of the event's games (only of those in progress with
+  // ``liveOnly``), as ISO text: "" when there is none.
+  function newest(games, liveOnly) {
+    return (games || []).reduce(function (a, game) {
+      return (!liveOnly || game.live) && game.updated > a ? game.updated : a;
+    }, "");
+  }
+
   function poll() {
     window.clearTimeout(timer);
     if (busy) { again = true; return; }
@@ -327,10 +335,10 @@
         seen = stamp;
         live = data.games ? data.games.some(function (game) { return game.live; }) : data.live;
         left = data.games ? onEvent(data) : onGame(data);
-        var latest = data.updated || (data.games || []).reduce(function (a, game) {
-          return game.updated > a ? game.updated : a;
-        }, "");
-        showUpdated(latest);
+        var latest = data.updated || newest(data.games, false);
+        // "Games in progress · updated ...": the games in progress, not a file changed
+        // long after them (a set of positions), unless none of them has a time
+        showUpdated(data.updated || newest(data.games, true) || latest);
         waiting = !live && !!data.games && (!data.games.length ||
                                               Date.now() - Date.parse(latest) < WAIT_MS);
         if (left || !changed || (data.index !== undefined && data.index === same)) {

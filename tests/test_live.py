@@ -389,3 +389,19 @@ def test_watch_stops_at_once_on_an_output_folder_it_must_not_write(tmp_path, out
     assert "Error: the output folder " in done.stderr
     assert (tmp_path / "mysite/notes.txt").read_text() == "mine"
     assert sorted(p.name for p in (tmp_path / "ev").iterdir()) == ["g.gcg"]
+
+
+def test_the_index_gives_the_update_time_of_the_games_in_progress(tmp_path) -> None:
+    """"Games in progress · updated" gave the time of whatever file changed last: a set
+    of positions saved after the last move made the games look updated when they were
+    not."""
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": "title: Live\n",
+        "live.gcg": record_prefix((CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes(), 5),
+        "puzzles.cgp": "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ABC/DEF 0/0 0\n"})
+    os.utime(event / "live.gcg", (1_780_000_000, 1_780_000_000))  # 2026-05-28 20:26:40 UTC
+    os.utime(event / "puzzles.cgp", (1_790_000_000, 1_790_000_000))
+    build(BuildOptions(event, tmp_path / "site"))
+    index = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    assert ('Games in progress · updated <time datetime="2026-05-28T20:26:40+00:00">20:26:40 UTC'
+            '</time>') in index
