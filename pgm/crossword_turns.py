@@ -29,7 +29,7 @@ from pgm.crossword_view import (
 from pgm.diagnostics import Diagnostic
 from pgm.fragments import kept, memo
 from pgm.markdown import render_markdown
-from pgm.page_parts import navigation, turn_title
+from pgm.page_parts import final_result, navigation, turn_title
 from pgm.page_plan import Holes, PagePlan, shared_key
 from pgm.render import markup, printed
 from pgm.tiles import tile_text
@@ -288,11 +288,17 @@ class TurnPages:
                 unseen),
             unseen_tiles=self._unseen_tiles(unseen.tiles),
             cgp=game.cgp(index), turn_list=self._turn_list.for_turn(number),
+            result=self._result(index),
         )
         values.update(self._boards.board(index, turn))
         if self._url:
             values["canonical"] = f"{self._url}{number}.html"
         return values
+
+    def _result(self, index: int) -> str:
+        """The game's result on its last turn page, once the record ends the game."""
+        status = final_result(self._context["game"], index == len(self._game.turns) - 1)
+        return self._parts.final_result(status) if status else ""
 
     def _navigation(self, number: int, total: int) -> tuple[Markup, Markup]:
         """``head_links`` and ``nav_html`` of turn ``number`` of ``total``: the same in

@@ -94,3 +94,10 @@ def with_site_keys(report: dict[str, Any], entry: GameEntry, record_name: str,
                 division=entry.division, table=entry.table, live=entry.live,
                 updated=entry.updated, record=record_name, turns=turns)
     return data
+
+
+def final_result(entry: GameEntry, last_turn: bool) -> str:
+    """The result a game's last turn page gives ("Ann 381 – jvc 520, jvc won"), as the
+    event index does; "" on any other page, or when the record has not ended the game
+    (in progress, unfinished, stopped by an error)."""
+    return entry.status if last_turn and any(entry.result_by_seat) else ""

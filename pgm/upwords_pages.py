@@ -24,6 +24,7 @@ from pgm.export import moves_csv
 from pgm.markdown import render_markdown
 from pgm.page_parts import (
     canonical,
+    final_result,
     game_json_text,
     last_position_caption,
     navigation,
@@ -108,6 +109,7 @@ def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[st
         board_caption=f"Board after turn {turn.number}: {move_text}",
         rack=turn.event.rack, words=turn.words, players=player_lines(game, index),
         game_over=turn.position.game_over,
+        result=final_result(entry, index == total - 1),
         notes=[NoteView(n.kind, render_markdown(n.text, allow_html)) for n in turn.event.notes],
         problems=problems, ubf=game.ubf(index), current=turn.number,
         nav=navigation(turn.number, total),

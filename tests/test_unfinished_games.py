@@ -212,3 +212,18 @@ def test_a_result_resting_on_a_mistyped_total_says_what_the_scores_add_up_to(tmp
         "Ann 381 – jvc 520, jvc won",
         "Ubeika 381 – jvc 320, Ubeika won as recorded; the scores add up to Ubeika 381 – "
         "jvc 520"]
+
+
+def test_the_last_turn_page_of_an_ended_game_gives_its_result(site) -> None:
+    """The last turn page said only "The game is over." under the scores: it now says
+    who won, as the index does; a game with no result says none on any page."""
+    results = {}
+    for slug in ("over", "upwords-over", "unfinished", "upwords-open"):
+        pages = sorted((site / slug).glob("[0-9]*.html"), key=lambda p: int(p.stem))
+        results[slug] = [re.findall(r'<p class="result">(.*?)</p>', page.read_text())
+                         for page in pages]
+    assert results["over"][-1] == ["Result: doug 451 – emely 345, doug won"]
+    assert results["upwords-over"][-1] == ["Result: Mona Lindqvist 89 – Tobin Brandt 80, "
+                                           "Mona Lindqvist won"]
+    assert not any(found for found in results["over"][:-1] + results["upwords-over"][:-1])
+    assert not any(found for found in results["unfinished"] + results["upwords-open"])
