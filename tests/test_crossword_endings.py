@@ -167,6 +167,19 @@ def test_international_endings_have_both_lines_in_either_order() -> None:
     assert fivepoint.diagnostics == ()
 
 
+def test_a_penalty_line_without_its_rack_is_one_warning_and_read_as_the_penalty() -> None:
+    """'>doug:  (OPEG) -7 444' was read as points scored for an opponent's rack, minus
+    seven: four warnings that contradicted each other. It is the loser's penalty with
+    the rack left out, and reads as one."""
+    plus, minus = b">emely:  (OPEG) +7 338", b">doug:  (OPEG) -7 444"
+    record = edited(DOUG_V_EMELY, (OUT_LINE, plus + b"\n" + minus))
+    assert warnings(record) == [
+        "31: warning: a penalty for the tiles left is written with the rack before them "
+        "('>doug: OPEG (OPEG) -7 444'): read as such"]
+    game = replay(parse_gcg(record, "g.gcg"))
+    assert game.final.scores == (444, 338) and game.complete
+
+
 def test_a_single_plus_once_the_rack_without_the_losers_line_is_warned_of() -> None:
     assert warnings(edited(DOUG_V_EMELY, (OUT_LINE, b">emely:  (OPEG) +7 338"))) == [
         "30: warning: (OPEG) is worth 7: expected +14 (twice the rack), or +7 with a line of "
