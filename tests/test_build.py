@@ -283,6 +283,11 @@ def test_draft_games_are_left_out_and_spoiler_free_hides_results(tmp_path) -> No
     # the game page and the turn pages show no turn after the one a spectator is on
     overview = (tmp_path / "o/shown/index.html").read_text()
     assert '<table class="sheet">' not in overview and "423" not in text_of(overview)
+    # the downloads give the game away, and say so before a spectator opens one
+    assert "Every move of the event as a table (moves.csv) (spoilers: every score and " \
+        "result)" in index
+    assert "Spoilers: these hold the whole game and its result. Download the record" in \
+        text_of(overview)
     turns = len(parse_gcg(good, "g").events)
     for number in (1, 3, turns):
         page = (tmp_path / f"o/shown/{number}.html").read_text()
