@@ -9,7 +9,7 @@ position before it, so a site can still show the game up to the problem.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from pgm.board import Placement, parse_coordinate
@@ -200,6 +200,8 @@ class _Replay:
     # -- one event ---------------------------------------------------------------------
 
     def _event(self, number: int, event: Event, before: State) -> Step:
+        if event.kind is EventKind.END_RACK_POINTS and event.score < 0:
+            event = self._penalty_without_rack(event)
         player = self._player(event, before)
         rack = self._rack(event)
         if event.kind.is_turn:
@@ -208,6 +210,18 @@ class _Replay:
         step = _HANDLERS[event.kind](self, _Move(number, event, player, rack, before, scores))
         self.totals.check(self.sink, event, player, before.scores)
         return step
+
+    def _penalty_without_rack(self, event: Event) -> Event:
+        """``>doug:  (OPEG) -7 444``: points taken away for the tiles left are the penalty
+        for the player's own rack (international rules), which the format writes with the
+        rack before the parentheses. Read as that line, with one warning, not as points
+        scored for an opponent's rack, minus seven (a string of contradictory warnings).
+        Crossword games only: Upwords writes its end lines so, as the rules score them."""
+        tiles = event.tiles
+        self.sink.warning(event.line, "a penalty for the tiles left is written without the "
+                                      f"rack before them: read as '>{event.nick}: {tiles} "
+                                      f"({tiles}) {event.score} {event.cumulative}'")
+        return replace(event, kind=EventKind.END_RACK_PENALTY, rack=tiles)
 
     def _player(self, event: Event, before: State) -> int:
         seats = self.seats.get(event.nick)

@@ -174,8 +174,8 @@ def test_a_penalty_line_without_its_rack_is_one_warning_and_read_as_the_penalty(
     plus, minus = b">emely:  (OPEG) +7 338", b">doug:  (OPEG) -7 444"
     record = edited(DOUG_V_EMELY, (OUT_LINE, plus + b"\n" + minus))
     assert warnings(record) == [
-        "31: warning: a penalty for the tiles left is written with the rack before them "
-        "('>doug: OPEG (OPEG) -7 444'): read as such"]
+        "31: warning: a penalty for the tiles left is written without the rack before them: "
+        "read as '>doug: OPEG (OPEG) -7 444'"]
     game = replay(parse_gcg(record, "g.gcg"))
     assert game.final.scores == (444, 338) and game.complete
 
