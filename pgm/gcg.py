@@ -207,20 +207,7 @@ class _Reader(PragmaReader):
             return
         if fields.unsigned:
             self._unsigned_score(number, fields.score)
-        if fields.kind is EventKind.END_RACK_POINTS and fields.score < 0:
-            fields = self._penalty_without_rack(number, nick, fields)
         self.events.append(OpenEvent(number, nick, line, fields))
-
-    def _penalty_without_rack(self, number: int, nick: str, fields: EventFields
-                              ) -> EventFields:
-        """``>doug: (OPEG) -7 444``: points taken away for the tiles left are a penalty
-        for the player's own rack (international rules), which the format writes with the
-        rack before the parentheses. Read as that line, with a warning, not as points
-        scored for an opponent's rack, minus seven (a string of contradictory warnings)."""
-        self.sink.warning(number, "a penalty for the tiles left is written with the rack "
-                                  f"before them ('>{nick}: {fields.tiles} ({fields.tiles}) "
-                                  f"{fields.score} {fields.cumulative}'): read as such")
-        return fields._replace(kind=EventKind.END_RACK_PENALTY, rack=fields.tiles)
 
     def _unsigned_score(self, number: int, score: int) -> None:
         """The spec writes every event's score signed (``+66``, ``+0``, ``-10``); a score
