@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from pgm.discover import shown_name
 from pgm.fragments import memo
-from pgm.render import markup
+from pgm.render import markup, printed
 from pgm.site_model import GameEntry
 
 
@@ -96,8 +96,14 @@ def with_site_keys(report: dict[str, Any], entry: GameEntry, record_name: str,
     return data
 
 
-def final_result(entry: GameEntry, last_turn: bool) -> str:
+def final_result(parts: Any, entry: GameEntry, last_turn: bool) -> str:
     """The result a game's last turn page gives ("Ann 381 – jvc 520, jvc won"), as the
-    event index does; "" on any other page, or when the record has not ended the game
-    (in progress, unfinished, stopped by an error)."""
-    return entry.status if last_turn and any(entry.result_by_seat) else ""
+    event index does, from the ``final_result`` macro of ``parts``
+    (``partials/turn_parts.html``); "" on any other page, or when the record has not
+    ended the game (in progress, unfinished, stopped by an error). The status is
+    printed with character references for what is not ASCII (its dash), as the rest of
+    a turn page is: a page of plain names is plain ASCII."""
+    if not last_turn or not any(entry.result_by_seat):
+        return ""
+    status = printed(entry.status).encode("ascii", "xmlcharrefreplace").decode("ascii")
+    return str(parts.final_result(markup(status)))

@@ -31,7 +31,7 @@ from pgm.page_parts import (
     turn_title,
     with_site_keys,
 )
-from pgm.render import printed
+from pgm.render import markup, printed
 from pgm.site_model import GameEntry
 from pgm.turn_window import TurnWindow
 from pgm.upwords import UpwordsGame
@@ -65,9 +65,10 @@ def render_upwords_game(env: jinja2.Environment, entry: GameEntry, game: Upwords
     report = game_json(entry, game)
     yield "index.html", _overview(env, game, base, allow_html)
     template = env.get_template("upwords_turn.html")
+    parts = env.get_template("partials/turn_parts.html").module
     for index in range(len(game.turns)):
         yield f"{game.turns[index].number}.html", template.render(
-            _turn_context(entry, game, index, base, allow_html, by_line))
+            _turn_context(entry, game, index, base, allow_html, by_line, parts))
     yield RECORD_NAME, record
     yield "game.json", game_json_text(report)
     yield "moves.csv", moves_csv(report)
@@ -92,7 +93,8 @@ def _overview(env: jinja2.Environment, game: UpwordsGame, base: dict[str, Any],
 
 
 def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[str, Any],
-                  allow_html: bool, by_line: dict[int, list[Diagnostic]]) -> dict[str, Any]:
+                  allow_html: bool, by_line: dict[int, list[Diagnostic]], parts: Any
+                  ) -> dict[str, Any]:
     turn = game.turns[index]
     total = len(game.turns)
     move_text = describe(turn, game)
@@ -109,7 +111,7 @@ def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[st
         board_caption=f"Board after turn {turn.number}: {move_text}",
         rack=turn.event.rack, words=turn.words, players=player_lines(game, index),
         game_over=turn.position.game_over,
-        result=final_result(entry, index == total - 1),
+        result=markup(final_result(parts, entry, index == total - 1)),
         notes=[NoteView(n.kind, render_markdown(n.text, allow_html)) for n in turn.event.notes],
         problems=problems, ubf=game.ubf(index), current=turn.number,
         nav=navigation(turn.number, total),

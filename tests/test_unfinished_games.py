@@ -221,8 +221,8 @@ def test_the_last_turn_page_of_an_ended_game_gives_its_result(site) -> None:
         pages = sorted((site / slug).glob("[0-9]*.html"), key=lambda p: int(p.stem))
         results[slug] = [re.findall(r'<p class="result">(.*?)</p>', page.read_text())
                          for page in pages]
-    assert results["over"][-1] == ["Result: doug 451 – emely 345, doug won"]
-    assert results["upwords-over"][-1] == ["Result: Mona Lindqvist 89 – Tobin Brandt 80, "
+    assert results["over"][-1] == ["Result: doug 451 &#8211; emely 345, doug won"]
+    assert results["upwords-over"][-1] == ["Result: Mona Lindqvist 89 &#8211; Tobin Brandt 80, "
                                            "Mona Lindqvist won"]
     assert not any(found for found in results["over"][:-1] + results["upwords-over"][:-1])
     assert not any(found for found in results["unfinished"] + results["upwords-open"])
