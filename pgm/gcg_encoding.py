@@ -141,41 +141,39 @@ def _undeclared(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
         return data.decode("latin-1"), "iso-8859-1"
     utf8 = _utf8_text(data)
     if utf8 is None:
-        first = _UTF8_SEQUENCE.search(data)
-        if first is not None:
-            return _mixed(data, first, sink), "iso-8859-1"
-        return _decode_latin1(data, sink), "iso-8859-1"
+        return _latin1_lines(data, sink), "iso-8859-1"
     sink.warning(1, "no '#character-encoding UTF-8' line, but the file is UTF-8: "
                     "read as UTF-8 (the GCG default is ISO-8859-1)")
     return utf8, "utf-8"
 
 
-_UTF8_SEQUENCE = re.compile(
-    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
-    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
-    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}")
-"""A character written in UTF-8 beyond ASCII. Latin-1 text next to never forms one (it
-would take a capital like Ã followed by a symbol like ©)."""
+def _latin1_lines(data: bytes, sink: DiagnosticSink) -> str:
+    """An undeclared file that is not UTF-8 as a whole: ISO-8859-1, except the lines that
+    are UTF-8 beyond ASCII (a note appended on another machine: ``#note café``), read as
+    UTF-8 with one warning at the first. A Latin-1 line is next to never valid UTF-8
+    (each accented letter would have to be followed by the right symbols), so the test
+    is the whole line, never a pair of bytes: French ``é`` before a no-break space is a
+    valid UTF-8 pair, in a line that is not."""
+    pieces = _LINE_BREAK_KEPT.split(data)  # line, break, line, ...
+    text = [_utf8_text(piece) if index % 2 == 0 else piece.decode("ascii")
+            for index, piece in enumerate(pieces)]
+    utf8_lines = [index // 2 + 1 for index, line in enumerate(text)
+                  if index % 2 == 0 and line is not None]
+    if not utf8_lines:
+        return _decode_latin1(data, sink)
+    first = text[2 * utf8_lines[0] - 2] or ""
+    sample = next(c for c in first if not c.isascii())
+    sink.warning(utf8_lines[0], _utf8_lines_message(sample, len(utf8_lines) - 1))
+    return "".join(line if line is not None else _latin1(piece)
+                   for line, piece in zip(text, pieces, strict=True))
 
 
-def _mixed(data: bytes, first: re.Match[bytes], sink: DiagnosticSink) -> str:
-    """An undeclared file holding both UTF-8 characters and bytes that are not UTF-8:
-    a Latin-1 record from a Windows machine with a note appended on another (``café`` in
-    UTF-8 beside ``crème`` in Latin-1). Each UTF-8 character is read as UTF-8 and every
-    other byte as ISO-8859-1 / Windows-1252, so that neither shows as mojibake, with one
-    warning at the first UTF-8 character."""
-    pieces, end = [], 0
-    for found in _UTF8_SEQUENCE.finditer(data):
-        pieces += [_latin1(data[end:found.start()]), found.group().decode("utf-8")]
-        end = found.end()
-    pieces.append(_latin1(data[end:]))
-    text = "".join(pieces)
-    sample = first.group().decode("utf-8")
-    sink.warning(_line_at(data.decode("latin-1"), first.start()),
-                 f"the file mixes UTF-8 ({sample!r} here) with ISO-8859-1: each character "
-                 f"is read as what it is ({sample!r}, not {_mojibake(sample)!r}); save the "
-                 "file as UTF-8 with '#character-encoding UTF-8' as its first line")
-    return text
+def _utf8_lines_message(sample: str, more: int) -> str:
+    """The warning for UTF-8 lines in a file read as ISO-8859-1, at the first of them."""
+    also = f", and so {'is' if more == 1 else 'are'} {more:,} more line{'s' if more > 1 else ''}"
+    return (f"this line is UTF-8 ({sample!r}, not {_mojibake(sample)!r}) in a file read as "
+            f"ISO-8859-1, the GCG default{also if more else ''}: read as UTF-8; save the file "
+            "as UTF-8 with '#character-encoding UTF-8' as its first line")
 
 
 def _utf8_text(data: bytes) -> str | None:

@@ -140,19 +140,25 @@ def test_latin1_declared_iso_8859_1_stays_latin1_without_a_word() -> None:
 
 
 def test_an_undeclared_latin1_record_with_a_utf8_note_reads_both_with_a_warning() -> None:
-    """A Latin-1 record from a Windows machine, with a note appended on another in UTF-8
-    (and a Latin-1 word beside it): each character is read as what it is, where the
-    whole file used to be read as Latin-1 in silence ("cafÃ© crème")."""
+    """A Latin-1 record from a Windows machine, with notes appended on another in UTF-8:
+    each line is read as what it is, where the whole file used to be read as Latin-1 in
+    silence ("cafÃ©"). A French Latin-1 line, whose "é" before a no-break space is a
+    valid UTF-8 pair, stays Latin-1: the test is the line."""
     latin1 = (CORPUS / "gcg/macondo__name_iso8859-1.gcg").read_bytes().rstrip(b"\n")
-    record = parse_gcg(latin1 + b"\n#note caf\xc3\xa9 cr\xe8me \xe2\x80\x94 \xe9t\xe9\n",
-                       "r1.gcg")
-    last = len(latin1.split(b"\n")) + 1
-    assert diagnostics(record) == [(last, Severity.WARNING, (
-        "the file mixes UTF-8 ('é' here) with ISO-8859-1: each character is read as what "
-        "it is ('é', not 'Ã©'); save the file as UTF-8 with '#character-encoding UTF-8' "
-        "as its first line"))]
+    french = b"#note \xab\xa0\xe9t\xe9\xa0\xbb tr\xe8s bien, L'\xc9T\xc9\xa0!"
+    notes = b"\n".join([french, b"#note caf\xc3\xa9 \xe2\x80\x94 cr\xc3\xa8me",
+                        b"#note na\xc3\xafve"])
+    record = parse_gcg(latin1 + b"\n" + notes + b"\n", "r1.gcg")
+    first_utf8 = len(latin1.split(b"\n")) + 2
+    assert diagnostics(record) == [(first_utf8, Severity.WARNING, (
+        "this line is UTF-8 ('é', not 'Ã©') in a file read as ISO-8859-1, the GCG default, "
+        "and so is 1 more line: read as UTF-8; save the file as UTF-8 with "
+        "'#character-encoding UTF-8' as its first line"))]
     assert record.players[0].name == "césar"
-    assert record.events[-1].notes[-1].text == "café crème — été"
+    assert [note.text for note in record.events[-1].notes] == [
+        "«\xa0été\xa0» très bien, L'ÉTÉ\xa0!", "café — crème", "naïve"]
+    plain = parse_gcg(latin1 + b"\n" + french + b"\n", "r1.gcg")
+    assert plain.diagnostics == () and plain.encoding == "iso-8859-1"
 
 
 def test_a_utf8_byte_order_mark_reads_a_latin1_line_the_same_way() -> None:
