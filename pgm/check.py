@@ -8,6 +8,7 @@ object documented in README and the diagnostics behind it.
 from __future__ import annotations
 
 import importlib
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -63,8 +64,8 @@ def _not_a_record(path: Path) -> str:
     if not path.exists() and not path.is_symlink():
         return "no such file or folder"
     if path.name == CONFIG_NAME:
-        where = shown_name(str(path.parent)) if str(path.parent) != "." else "."
-        return (f"{CONFIG_NAME} is checked with the records of its event: pgm check {where}")
+        return (f"{CONFIG_NAME} is checked with the records of its event: "
+                f"pgm check {shlex.quote(shown_name(str(path.parent)))}")
     return f"unknown record type (expected {', '.join(supported_extensions())})"
 
 

@@ -192,12 +192,23 @@ def watch(event_dir: Path, out: Path | None, base_url: str | None) -> None:
     """
     from pgm.live import watch as watch_site  # the file watcher only for this command
 
+    _refuse_built_site(event_dir)
     click.echo(f"Watching {event_dir} (Ctrl-C to stop)", err=True)
     try:
         with contextlib.suppress(KeyboardInterrupt):
             watch_site(BuildOptions(event_dir, out, False, base_url), _RebuildLog())
     except OutputFolderError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _refuse_built_site(event_dir: Path) -> None:
+    """Stop ``watch`` or ``serve`` at once when given a site pgm built: no rebuild would
+    ever make it an event (``pgm build`` refuses it as well)."""
+    from pgm.record_inputs import in_built_site
+
+    problem = in_built_site(event_dir)
+    if problem is not None:
+        raise click.ClickException(f"{shown_name(str(event_dir))}: {problem}")
 
 
 @main.command()
@@ -209,6 +220,8 @@ def serve(event_dir: Path, port: int) -> None:
     Builds into a temporary folder (never the publish folder) and rebuilds on changes.
     """
     from pgm.live import serve as serve_site  # the web server only for this command
+
+    _refuse_built_site(event_dir)
 
     def ready(url: str, out: Path) -> None:
         click.echo(f"Serving {event_dir} at {url} (Ctrl-C to stop)", err=True)

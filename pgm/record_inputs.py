@@ -165,7 +165,7 @@ def in_built_site(folder: Path) -> str | None:
     named = shown_name(str(named_like(site, folder)))
     what = "a site pgm built" if site == absolute else f"a folder inside {named}, a site pgm built"
     event = f" (most likely {shown_name(str(named_like(site.parent, folder)))})" \
-        if site.name == "_site" else ""
+        if (site.parent / CONFIG_NAME).is_file() else ""
     return (f"{what}, not an event: its games hold copies of the records; name the "
             f"event's own folder{event}")
 

@@ -101,6 +101,15 @@ def test_a_site_pgm_built_is_refused_as_an_event_by_build_check_and_export(
     assert ("Error: ev/_site/r1: a folder inside ev/_site, a site pgm built, not an event"
             in inside.output)
     assert sorted(path for path in (tmp_path / "ev/_site").rglob("*")) == before
+    for command in ("watch", "serve"):  # no rebuild would make it an event: stop at once
+        refused = CliRunner().invoke(main, [command, "ev/_site"])
+        assert refused.exit_code == 1 and f"Error: ev/_site: {told}" in refused.output
+    elsewhere = run_build("ev", "-o", "www/_site")
+    assert elsewhere.exit_code == 0, elsewhere.output
+    no_event = run_build("www/_site")
+    assert no_event.output.strip().endswith("Error: www/_site: a site pgm built, not an "
+                                            "event: its games hold copies of the records; "
+                                            "name the event's own folder")
     checked = CliRunner().invoke(main, ["check", "ev/_site", "ev/r1/t1.gcg"])
     assert checked.exit_code == 1 and checked.output == f"ev/_site: error: {told}\n"
     exported = CliRunner().invoke(main, ["export", "ev/_site", "ev"])
@@ -117,3 +126,7 @@ def test_a_mistyped_path_or_event_yaml_given_to_check_is_said_so(tmp_path, monke
                               "ev/event.yaml: error: event.yaml is checked with the records "
                               "of its event: pgm check ev\n")
     assert run_build("evv").output.strip().endswith("Error: evv does not exist")
+    make_event(tmp_path / "sp ace", {"event.yaml": "title: Spring\n", "t1.gcg": GAME})
+    spaced = CliRunner().invoke(main, ["check", "sp ace/event.yaml"])
+    assert spaced.output == ("sp ace/event.yaml: error: event.yaml is checked with the "
+                             "records of its event: pgm check 'sp ace'\n")
