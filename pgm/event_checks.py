@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.site_model import GameEntry
+from pgm.site_model import GameEntry, natural_key
 
 
 def repeated_games(entries: Iterable[GameEntry], named: Callable[[str], str] = str
@@ -70,7 +70,7 @@ def name_variants(entries: Iterable[GameEntry], named: Callable[[str], str] = st
     each spelling as a player of its own. The most used spelling is taken for the right
     one (the first met on a tie)."""
     spellings: dict[tuple[str | None, str], dict[str, list[GameEntry]]] = {}
-    for entry in sorted(entries, key=lambda e: e.relative):
+    for entry in sorted(entries, key=lambda e: natural_key(e.relative)):
         if entry.kind in ("crossword", "upwords", "gungi"):
             for name in entry.players:
                 key = (entry.division, _name_key(name))

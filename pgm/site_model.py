@@ -101,7 +101,7 @@ class DivisionGroup:
 
 
 @functools.lru_cache(maxsize=4096)
-def _natural(text: str | None) -> tuple[object, ...]:
+def natural_key(text: str | None) -> tuple[object, ...]:
     """Sort ``Round 10`` after ``Round 9``; missing values first."""
     if text is None:
         return ((0, ""),)
@@ -115,12 +115,12 @@ def group_games(games: list[GameEntry]) -> tuple[DivisionGroup, ...]:
     for game in games:
         divisions[game.division][game.round].append(game)
     result = []
-    for division in sorted(divisions, key=_natural):
+    for division in sorted(divisions, key=natural_key):
         rounds = divisions[division]
         result.append(DivisionGroup(division, tuple(
-            RoundGroup(name, tuple(sorted(rounds[name], key=lambda g: (_natural(g.table),
+            RoundGroup(name, tuple(sorted(rounds[name], key=lambda g: (natural_key(g.table),
                                                                         g.relative))))
-            for name in sorted(rounds, key=_natural))))
+            for name in sorted(rounds, key=natural_key))))
     return tuple(result)
 
 
@@ -170,7 +170,7 @@ def player_index(games: list[GameEntry], keep: bool = True, by_division: bool = 
     return tuple(PlayerGroup(division, tuple(
         player(name, f"p{next(numbers)}", tuple(rows[name]))
         for name in sorted(rows, key=str.casefold)))
-        for division, rows in sorted(divisions.items(), key=lambda item: _natural(item[0])))
+        for division, rows in sorted(divisions.items(), key=lambda item: natural_key(item[0])))
 
 
 @functools.lru_cache(maxsize=16_384)
@@ -179,7 +179,7 @@ def _player(name: str, anchor: str, seats: tuple[tuple[GameEntry, int], ...]) ->
     its players' rows again."""
     won = lost = tied = spread = scored = 0
     listed = []
-    for game, seat in sorted(seats, key=lambda gs: (_natural(gs[0].round), gs[0].relative)):
+    for game, seat in sorted(seats, key=lambda gs: (natural_key(gs[0].round), gs[0].relative)):
         outcome = game.result_by_seat[seat] if game.result_by_seat else ""
         won += outcome == "W"
         lost += outcome == "L"

@@ -57,10 +57,11 @@ def test_the_score_sheet_writes_its_marks_as_references(tmp_path) -> None:
     noted = _sheet((tmp_path / "o/noted/index.html").read_text(encoding="utf-8"))
     flagged = _sheet((tmp_path / "o/flagged/index.html").read_text(encoding="utf-8"))
     # the marks are named to a screen reader too, which reads no title
-    assert ('<span class="note-mark" title="has notes">&#9998;<span class="visually-hidden"> '
-            '(has notes)</span></span>') in noted
-    assert ('<span class="flag-mark" title="see the problems noted on this turn">&#9888;'
-            '<span class="visually-hidden"> (problem noted)</span></span>') in flagged
+    assert ('<span class="note-mark" title="has notes"><span aria-hidden="true">&#9998;'
+            '</span><span class="visually-hidden"> (has notes)</span></span>') in noted
+    assert ('<span class="flag-mark" title="see the problems noted on this turn"><span '
+            'aria-hidden="true">&#9888;</span><span class="visually-hidden"> (problem noted)'
+            '</span></span>') in flagged
     assert noted.isascii() and flagged.isascii()
     assert unescape("&#9998;&#9888;") == "\u270e\u26a0"
 
