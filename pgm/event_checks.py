@@ -12,6 +12,7 @@ two players on the player index, each with half the record, unless pgm says so.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable
@@ -90,7 +91,9 @@ def name_variants(entries: Iterable[GameEntry], named: Callable[[str], str] = st
     return warnings
 
 
+@functools.lru_cache(maxsize=65_536)
 def _name_key(name: str) -> str:
-    """``name`` without case, accents and extra spaces (``José  Díaz`` is ``jose diaz``)."""
+    """``name`` without case, accents and extra spaces (``José  Díaz`` is ``jose diaz``);
+    kept, because every rebuild under ``pgm watch`` asks it of every player again."""
     plain = unicodedata.normalize("NFKD", name.casefold())
     return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())
