@@ -295,10 +295,10 @@ class TurnPages:
             values["canonical"] = f"{self._url}{number}.html"
         return values
 
-    def _result(self, index: int) -> Markup | str:
+    def _result(self, index: int) -> Markup:
         """The game's result on its last turn page, once the record ends the game."""
-        return markup(final_result(self._parts, self._context["game"],
-                                   index == len(self._game.turns) - 1))
+        return final_result(self._parts, self._context["game"],
+                            index == len(self._game.turns) - 1)
 
     def _navigation(self, number: int, total: int) -> tuple[Markup, Markup]:
         """``head_links`` and ``nav_html`` of turn ``number`` of ``total``: the same in

@@ -96,7 +96,7 @@ def with_site_keys(report: dict[str, Any], entry: GameEntry, record_name: str,
     return data
 
 
-def final_result(parts: Any, entry: GameEntry, last_turn: bool) -> str:
+def final_result(parts: Any, entry: GameEntry, last_turn: bool) -> Markup:
     """The result a game's last turn page gives ("Ann 381 – jvc 520, jvc won"), as the
     event index does, from the ``final_result`` macro of ``parts``
     (``partials/turn_parts.html``); "" on any other page, or when the record has not
@@ -104,6 +104,6 @@ def final_result(parts: Any, entry: GameEntry, last_turn: bool) -> str:
     printed with character references for what is not ASCII (its dash), as the rest of
     a turn page is: a page of plain names is plain ASCII."""
     if not last_turn or not any(entry.result_by_seat):
-        return ""
+        return markup("")
     status = printed(entry.status).encode("ascii", "xmlcharrefreplace").decode("ascii")
-    return str(parts.final_result(markup(status)))
+    return markup(str(parts.final_result(markup(status))))

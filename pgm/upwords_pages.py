@@ -31,7 +31,7 @@ from pgm.page_parts import (
     turn_title,
     with_site_keys,
 )
-from pgm.render import markup, printed
+from pgm.render import printed
 from pgm.site_model import GameEntry
 from pgm.turn_window import TurnWindow
 from pgm.upwords import UpwordsGame
@@ -111,7 +111,7 @@ def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[st
         board_caption=f"Board after turn {turn.number}: {move_text}",
         rack=turn.event.rack, words=turn.words, players=player_lines(game, index),
         game_over=turn.position.game_over,
-        result=markup(final_result(parts, entry, index == total - 1)),
+        result=final_result(parts, entry, index == total - 1),
         notes=[NoteView(n.kind, render_markdown(n.text, allow_html)) for n in turn.event.notes],
         problems=problems, ubf=game.ubf(index), current=turn.number,
         nav=navigation(turn.number, total),
