@@ -69,10 +69,6 @@ def gather(paths: Iterable[Path], extensions: Collection[str] = RECORD_EXTENSION
     inputs = RecordInputs()
     events = _Events(inputs)
     for path in paths:
-        if path.is_dir() and (problem := in_built_site(path)) is not None:
-            inputs.diagnostics.append(Diagnostic(shown_name(str(path)), 0, Severity.ERROR,
-                                                 problem))
-            continue
         if path.is_dir():
             _add_folder(inputs, events, path, extensions)
             continue
@@ -102,6 +98,11 @@ def _once(records: list[RecordInput]) -> list[RecordInput]:
 
 def _add_folder(inputs: RecordInputs, events: _Events, folder: Path,
                 extensions: Collection[str]) -> None:
+    problem = in_built_site(folder)
+    if problem is not None:  # its records are the site's copies of the event's
+        inputs.diagnostics.append(Diagnostic(shown_name(str(folder)), 0, Severity.ERROR,
+                                             problem))
+        return
     found, problems = walk_records(folder, extensions)
     inputs.diagnostics += skipped_warnings(problems)
     if not found:
