@@ -17,12 +17,14 @@ from typing import NamedTuple
 from pgm.cgp import write_rack
 from pgm.crossword_model import Position, Turn
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.gcg import Event, GcgRecord
+from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.scoring import Cells, PlacedTile
 from pgm.tiles import RACK_LABELS, UNKNOWN, Distribution
 
 Rack = tuple[str, ...] | None
 Racks = tuple[Rack, ...]
+
+_WITHDRAWAL = EventKind.WITHDRAWAL  # a name: naming a kind is slow on Python 3.11
 
 
 class State(NamedTuple):
@@ -137,24 +139,35 @@ Excess = tuple[tuple[str, int, int], ...]
 """Tiles the racks together are too many of: (label, on the board and racks, in the set)."""
 
 
+class BeyondSet(NamedTuple):
+    """What :func:`racks_beyond_set` finds."""
+
+    positions: list[tuple[int, tuple[int, ...], Excess]]
+    """For each position whose racks hold too many of a tile: its index in ``turns``
+    (-1 for ``start``), the seats whose racks its CGP leaves out (see
+    :func:`racks_to_leave_out`) and the tiles only the racks together are too many of
+    (empty when one rack alone is: the replay has warned of that rack at its line)."""
+    stated: list[tuple[int, Excess]]
+    """For each turn whose line states a rack that the positions do not show (the rack
+    tracker left tiles out that the board took): its index in ``turns`` and the tiles
+    that rack and the other players' racks before it are too many of together."""
+
+
 def racks_beyond_set(distribution: Distribution, start: Position, turns: Sequence[Turn]
-                     ) -> list[tuple[int, tuple[int, ...], Excess]]:
-    """The positions whose racks, with the board, hold more of a tile than the set has.
+                     ) -> BeyondSet:
+    """The positions whose racks, with the board, hold more of a tile than the set has,
+    and the lines whose stated rack does, with the other players' racks.
 
     Each line of a record tells a rack, and the racks of a position come from several
     lines (the next line of each player), which a recording mistake can make contradict
     each other: Josh's next rack and Lola's next rack may hold eleven I's between them
-    beside the board's, each fitting alone. For each such position: its index in
-    ``turns`` (-1 for ``start``), the seats whose racks its CGP leaves out (see
-    :func:`racks_to_leave_out`) and the tiles only the racks together are too many of
-    (empty when one rack alone is: the replay has warned of that rack at its line).
-    Runs for every position of every game, so the usual case is a dictionary look-up
-    per rack tile.
+    beside the board's, each fitting alone. Runs for every position of every game, so
+    the usual case is a dictionary look-up per rack tile.
     """
     counts = distribution.counts
     spare: defaultdict[str, int] = defaultdict(int, counts)
     spare[UNKNOWN] = 1 << 30  # an unknown tile is any tile
-    found: list[tuple[int, tuple[int, ...], Excess]] = []
+    found = BeyondSet([], [])
     position = start
     for index in range(-1, len(turns)):
         if index >= 0:
@@ -164,6 +177,9 @@ def racks_beyond_set(distribution: Distribution, start: Position, turns: Sequenc
             for placed in turn.removed:
                 spare[RACK_LABELS[placed.label]] += 1
             position = turn.position
+        if index + 1 < len(turns) and (stated := _stated_excess(turns[index + 1], position,
+                                                                spare, counts)):
+            found.stated.append((index + 1, stated))
         held: dict[str, int] = {}
         for rack in position.racks:
             if rack:
@@ -181,8 +197,30 @@ def racks_beyond_set(distribution: Distribution, start: Position, turns: Sequenc
             for tile in sorted(over)
             if all(rack.count(tile) <= spare.get(tile, 0) for rack in racks if rack))
         mover = first_in_order(position, turns[index].player if index >= 0 else None)
-        found.append((index, racks_to_leave_out(spare, racks, mover), together))
+        found.positions.append((index, racks_to_leave_out(spare, racks, mover), together))
     return found
+
+
+def _stated_excess(turn: Turn, before: Position, spare: dict[str, int],
+                   counts: dict[str, int]) -> Excess:
+    """The tiles that the rack ``turn``'s line states and the other players' racks at
+    ``before`` hold too many of beside the board, when the positions do not show that
+    rack whole (so that :func:`racks_beyond_set` cannot see it among them); tiles the
+    stated rack alone is too many of are left out: the replay warns of them. A
+    withdrawal's rack is the phoney's, checked at the phoney's line."""
+    stated = turn.rack
+    if turn.event.kind is _WITHDRAWAL:
+        return ()
+    shown = before.racks[turn.player] if turn.player < len(before.racks) else None
+    if not stated or stated == shown or not Counter(stated) - Counter(shown or ()):
+        return ()
+    held = Counter(tile for tile in stated if tile != UNKNOWN)
+    for seat, rack in enumerate(before.racks):
+        if rack and seat != turn.player:
+            held.update(tile for tile in rack if tile != UNKNOWN)
+    return tuple((tile, counts.get(tile, 0) - spare[tile] + count, counts.get(tile, 0))
+                 for tile, count in sorted(held.items())
+                 if spare[tile] < count and stated.count(tile) <= spare[tile])
 
 
 def first_in_order(position: Position, last_player: int | None) -> int:
@@ -224,13 +262,37 @@ def warn_of_racks_beyond_set(record: GcgRecord, distribution: Distribution, star
                              turns: Sequence[Turn], items: list[Diagnostic]
                              ) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Warn, at its line, of each event after which the racks the record gives hold more
-    of a tile together than the set leaves beside the board (each rack fitting alone);
-    the warnings are added to ``items``. Gives ``CrosswordGame.left_out_racks``."""
+    of a tile together than the set leaves beside the board (each rack fitting alone),
+    and of each line whose rack does with the other players' racks; the warnings are
+    added to ``items``. Gives ``CrosswordGame.left_out_racks``."""
     found = racks_beyond_set(distribution, start, turns)
-    for index, seats, excess in found:
+    for index, seats, excess in found.positions:
         if excess and index >= 0:
             items.append(_racks_warning(record, distribution, turns[index], seats, excess))
-    return tuple((index, seats) for index, seats, _excess in found)
+    for index, excess in found.stated:
+        before = turns[index - 1].position if index else start
+        items.append(_stated_rack_warning(record, distribution, turns[index], before, excess))
+    return tuple((index, seats) for index, seats, _excess in found.positions)
+
+
+def _stated_rack_warning(record: GcgRecord, distribution: Distribution, turn: Turn,
+                         before: Position, excess: Excess) -> Diagnostic:
+    """The warning for a line's rack that the other players' racks leave no room for:
+    the positions show the rack as the player's other lines tell it, so the page's
+    rack table and the line disagree, and the annotator should know which is wrong."""
+    labels = {label for label, _held, _count in excess}
+    seats = len(before.racks)
+    holders = " and ".join(
+        f"{record.players[seat].nick}'s {write_rack(rack)}"
+        for seat in [(turn.player + k) % seats for k in range(1, seats)]
+        if (rack := before.racks[seat]) and not labels.isdisjoint(rack))
+    held = " and ".join(f"{held} {label!r}" for label, held, _count in excess)
+    has = " and ".join(str(count) for _label, _held, count in excess)
+    nick = record.players[turn.player].nick
+    return Diagnostic(record.path, turn.event.line, Severity.WARNING,
+                      f"the rack {turn.event.rack} cannot be right: with {holders} and the "
+                      f"board it makes {held} tiles, but the {distribution.name} set has "
+                      f"{has}; {nick}'s rack is shown as their other lines tell it")
 
 
 def _racks_warning(record: GcgRecord, distribution: Distribution, turn: Turn,

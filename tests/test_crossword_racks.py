@@ -3,7 +3,7 @@ reads them (``pgm.crossword_racks``)."""
 
 from __future__ import annotations
 
-from conftest import CORPUS, gcg_bytes
+from conftest import CORPUS, SAMPLE_GAMES, gcg_bytes
 from sitehelpers import make_event, run_build
 
 from pgm.crossword import replay
@@ -113,3 +113,29 @@ def test_a_rack_line_the_next_line_agrees_with_is_silent() -> None:
     assert messages(replay(parse_gcg(first, "t.gcg"))) == [
         "3: warning: #rack1 AEINRSX differs from AEINRST, the rack of Ann's next line "
         "(line 4): the rack changes with no event of theirs between"]
+
+
+def test_a_line_whose_rack_another_players_rack_leaves_no_room_for_is_warned_of() -> None:
+    """Macondo's record: Player_1 passes holding AIIIILX (line 20), then Player_2 passes
+    'holding' IX (line 21) and Player_1 plays XI: the set's only X in two racks. The
+    rack tracker shows Player_2's rack as their other lines tell it (the X is on the
+    board before Player_2 moves again), so without a word the page's rack table and the
+    move's 'Rack: IX' would disagree."""
+    game = replay(parse_gcg((CORPUS / "gcg/macondo__incomplete.gcg").read_bytes(), "t.gcg"))
+    assert messages(game) == [
+        "21: warning: the rack IX cannot be right: with Player_1's AIIIILX and the board it "
+        "makes 2 'X' tiles, but the english set has 1; Player_2's rack is shown as their "
+        "other lines tell it"]
+    pass_turn = next(i for i, turn in enumerate(game.turns) if turn.event.line == 21)
+    assert _shown(game, pass_turn) == ["AIIIILX", "GHIPU + 2 unknown"]
+
+
+def test_a_withdrawals_rack_is_not_checked_against_the_phoneys_tiles() -> None:
+    """A withdrawal's rack is the phoney's, held before the phoney went down: beside the
+    board after the phoney (its tiles still on it) it would count them twice. In the
+    sample's record Peter's phoney ...E from EEQ (line 48) left no room for the E's of
+    EEQ with Noah's EIOR; before it there is."""
+    record = (SAMPLE_GAMES / "round-2/table-1.gcg").read_bytes()
+    assert b">Peter_Armstrong: EEQ --  -7 400" in record
+    game = replay(parse_gcg(record, "t.gcg"))
+    assert [m for m in messages(game) if "cannot" in m] == []
