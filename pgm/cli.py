@@ -42,19 +42,24 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
     inputs = gather(files, supported_extensions())
     for problem in inputs.diagnostics:  # files passed by, event.yaml: no report of their own
         click.echo(str(problem), err=as_json)
-    failed = any(d.severity is Severity.ERROR for d in inputs.diagnostics)
+    found = list(inputs.diagnostics)
     for record in inputs.records:
         report, diagnostics = check_empty_folder(record.path) if record.empty_folder \
             else check_file(record.path, record.settings)
         reports.append(report)
-        failed |= any(d.severity is Severity.ERROR for d in diagnostics)
+        found += diagnostics
         if not as_json:
             for diagnostic in diagnostics:
                 click.echo(str(diagnostic))
+    errors = sum(d.severity is Severity.ERROR for d in found)
     if as_json:
         json.dump(reports, sys.stdout, ensure_ascii=False, indent=1)
         click.echo()
-    sys.exit(1 if failed else 0)
+    else:  # on stderr: the problems stay the only lines an editor reads from stdout
+        records = sum(not record.empty_folder for record in inputs.records)
+        click.echo(f"Checked {records} record{'s' if records != 1 else ''}: {errors} error(s), "
+                   f"{len(found) - errors} warning(s).", err=True)
+    sys.exit(1 if errors else 0)
 
 
 def _checked_base_url(_context: click.Context, _option: click.Parameter, url: str | None

@@ -25,16 +25,28 @@ def test_check_prints_located_diagnostics_and_fails_on_errors(tmp_path) -> None:
     bad.write_bytes(b"#player1 a a\n#player2 b b\n>a: ZA 8G ZA +22 22\n>b: QI 8G QI +11 33\n")
     result = run("check", str(bad))
     assert result.exit_code == 1
-    assert result.output == (f"{bad}:4: error: cannot place 8G QI: G8 already holds 'Z', "
+    assert result.stdout == (f"{bad}:4: error: cannot place 8G QI: G8 already holds 'Z', "
                              "the play has 'Q' there\n")
+    assert result.stderr == "Checked 1 record: 1 error(s), 0 warning(s).\n"
 
 
 def test_check_passes_clean_files_with_warnings() -> None:
     path = CORPUS / "gcg/liwords__r20_peter.gcg"
     result = run("check", str(path))
     assert result.exit_code == 0
-    assert result.output == (f"{path}:19: warning: N1 BRUnCH..Y is recorded as +115, but the "
+    assert result.stdout == (f"{path}:19: warning: N1 BRUnCH..Y is recorded as +115, but the "
                              "board scores it +113\n")
+    assert result.stderr == "Checked 1 record: 0 error(s), 1 warning(s).\n"
+
+
+def test_check_of_an_event_says_how_many_records_it_checked() -> None:
+    """A clean event prints no problem, and a tournament director still learns that pgm
+    found the records: on stderr, so that an editor reading problems from stdout gets
+    only those."""
+    result = run("check", str(SAMPLE_GAMES))
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert result.stderr == "Checked 11 records: 0 error(s), 0 warning(s).\n"
 
 
 def test_check_json_has_the_documented_keys() -> None:
@@ -271,7 +283,7 @@ def test_build_names_a_records_problem_from_where_pgm_runs_as_check_does(tmp_pat
               "MAGPIE-DATA__standard_cumulative_scoring_error.gcg").read_bytes()
     make_event(tmp_path / "ev", {"round-1/g.gcg": record, "event.yaml": "title: [x\n"})
     monkeypatch.chdir(tmp_path)
-    config_problem, *checked = run("check", "ev/round-1/g.gcg").output.splitlines()
+    config_problem, *checked = run("check", "ev/round-1/g.gcg").stdout.splitlines()
     assert config_problem.startswith("ev/event.yaml:1: error: YAML syntax error")
     assert checked and all(line.startswith("ev/round-1/g.gcg:") for line in checked)
     broken = run("build", "ev", "-o", "site")

@@ -234,7 +234,7 @@ def test_pgm_check_reports_an_event_yaml_that_is_not_utf8_as_the_build_does(tmp_
                 "save the file as UTF-8\n")
     for path in (event, event / "r1/g.gcg"):
         result = CliRunner().invoke(main, ["check", str(path)])
-        assert result.exit_code == 1 and result.output == expected
+        assert result.exit_code == 1 and result.stdout == expected
 
 
 def test_watch_keeps_the_last_good_site_while_event_yaml_is_not_utf8(tmp_path) -> None:

@@ -160,7 +160,7 @@ def test_check_command_prints_ubf_problems(tmp_path) -> None:
     path.write_text(board_text("['0B', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ']"))
     result = CliRunner().invoke(main, ["check", str(path)])
     assert result.exit_code == 1
-    assert result.output == (f"{path}:1:2: error: square '0B': a square with a letter has "
+    assert result.stdout == (f"{path}:1:2: error: square '0B': a square with a letter has "
                              "height 1-5, not 0\n")
     [report] = json.loads(CliRunner().invoke(main, ["check", "--json", str(path)]).output)
     assert report["diagnostics"] == [{"line": 1, "column": 2, "severity": "error",

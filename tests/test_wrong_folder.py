@@ -111,7 +111,7 @@ def test_a_site_pgm_built_is_refused_as_an_event_by_build_check_and_export(
                                             "event: its games hold copies of the records; "
                                             "name the event's own folder")
     checked = CliRunner().invoke(main, ["check", "ev/_site", "ev/r1/t1.gcg"])
-    assert checked.exit_code == 1 and checked.output == f"ev/_site: error: {told}\n"
+    assert checked.exit_code == 1 and checked.stdout == f"ev/_site: error: {told}\n"
     exported = CliRunner().invoke(main, ["export", "ev/_site", "ev"])
     assert exported.exit_code == 1 and f"ev/_site: error: {told}" in exported.output
     assert exported.output.count("ev/r1/t1.gcg,") == 28 and "input.gcg" not in exported.output
@@ -122,11 +122,11 @@ def test_a_mistyped_path_or_event_yaml_given_to_check_is_said_so(tmp_path, monke
     make_event(tmp_path / "ev", {"event.yaml": "title: Spring\n", "r1/t1.gcg": GAME})
     checked = CliRunner().invoke(main, ["check", "ev/r2", "ev/event.yaml"])
     assert checked.exit_code == 1
-    assert checked.output == ("ev/r2: error: no such file or folder\n"
+    assert checked.stdout == ("ev/r2: error: no such file or folder\n"
                               "ev/event.yaml: error: event.yaml is checked with the records "
                               "of its event: pgm check ev\n")
     assert run_build("evv").output.strip().endswith("Error: evv does not exist")
     make_event(tmp_path / "sp ace", {"event.yaml": "title: Spring\n", "t1.gcg": GAME})
     spaced = CliRunner().invoke(main, ["check", "sp ace/event.yaml"])
-    assert spaced.output == ("sp ace/event.yaml: error: event.yaml is checked with the "
+    assert spaced.stdout == ("sp ace/event.yaml: error: event.yaml is checked with the "
                              "records of its event: pgm check 'sp ace'\n")
