@@ -35,6 +35,7 @@ from pgm.in_place import STAGING_MARK, InPlaceWrites, remove_killed_rebuilds
 from pgm.output import (
     MARKER,
     OutputError,
+    carry_over,
     check_output,
     discard,
     publish,
@@ -170,8 +171,7 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
         if state is not None:
             _build_incremental(options, event, state, out, result, progress)
         else:
-            _build_full(options, event, site_print, out, result, progress,
-                        replaced if options.keep_last_good else None)
+            _build_full(options, event, site_print, out, result, progress, replaced)
     except Exception as exc:
         error = _build_error(exc)
         if error is None:
@@ -225,7 +225,8 @@ def _records_below(out: Path, root: Path, found: list[str]) -> list[Path]:
 
 
 def _build_error(exc: Exception) -> BuildError | None:
-    """The message for a template error or a failed write; None for anything else.
+    """The message for a template error, a failed write or an output folder pgm cannot
+    replace; None for anything else.
     Jinja is imported only when a page is rendered, so a build that rendered nothing
     cannot have met a template error."""
     jinja2 = sys.modules.get("jinja2")
@@ -233,6 +234,8 @@ def _build_error(exc: Exception) -> BuildError | None:
         return BuildError(f"template error in {_failing_template(exc)}: {_not_found(exc)}")
     if jinja2 is not None and isinstance(exc, jinja2.TemplateError):
         return BuildError(f"template error in {_failing_template(exc)}: {exc.message}")
+    if isinstance(exc, OutputError):  # a file of the user's in the way of the new site
+        return BuildError(str(exc))
     if isinstance(exc, OSError):
         reason = exc.strerror or str(exc) or type(exc).__name__
         where = f": {exc.filename}" if exc.filename is not None else ""
@@ -353,19 +356,20 @@ def _render_site(event: _Event, entries: list[GameEntry], keep: bool
 def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path,
                 result: BuildResult, progress: Callable[[int], Progress] | None,
                 replaced: BuildState | None = None) -> None:
-    """``replaced``: the state of the site in ``out`` when its games' last good pages are
-    to be kept (``keep_last_good``)."""
+    """``replaced``: the state of the site in ``out``, if it has one that can be read:
+    what pgm made there, and the games whose last good pages are kept
+    (``keep_last_good``)."""
     from pgm.event_moves import NAME as MOVES_NAME
     from pgm.event_moves import write_event_moves
 
     stage = staging_folder(out)
     try:
         plan = plan_games(event.configs, event.sources, None)
-        if replaced is not None:
+        if replaced is not None and options.keep_last_good:
             plan.changes = [replace(c, previous=_same_game(replaced, c)) for c in plan.changes]
         _copy_static(event.configs, stage, event.theme_files)
         states = _run(plan, options, event, stage, False, result, progress,
-                      out if replaced is not None else None)
+                      out if replaced is not None and options.keep_last_good else None)
         site = []
         for path, chunks in _render_site(event, _entries(plan, states), keep=False):
             with open(stage / path, "w", encoding="utf-8", newline="",
@@ -377,10 +381,22 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
         save_state(stage, BuildState(site_print, states, site + [MOVES_NAME], layout,
                                      plan.drafts))
         result.files_written += len(site) + 2
+        if (out / MARKER).is_file():
+            carry_over(out, stage, _made_by_pgm(replaced, stage))
         publish(stage, out)
     except BaseException:
         discard(stage)
         raise
+
+
+def _made_by_pgm(replaced: BuildState | None, stage: Path) -> Callable[[str], bool]:
+    """Whether a path below the site being replaced is pgm's: its marker, ``static/``,
+    and what the site's state lists. Without a state that can be read (a site of an
+    older pgm), what the new site has again is taken for pgm's, and all else is kept."""
+    if replaced is None:
+        return lambda relative: relative == MARKER or os.path.lexists(stage / relative)
+    made = replaced.made_paths() | {MARKER}
+    return lambda relative: relative in made or relative.startswith("static/")
 
 
 def _same_game(state: BuildState, change: Change) -> GameState | None:

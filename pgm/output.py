@@ -15,9 +15,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import shutil
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 MARKER = ".pgm-site"
@@ -140,6 +141,51 @@ def build_alive(pid: str) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def carry_over(out: Path, stage: Path, made: Callable[[str], bool]) -> list[str]:
+    """Put in ``stage`` every file of the site in ``out`` that pgm did not make (``made``
+    says, from a path below the site), at the same place: a ``CNAME`` for GitHub Pages,
+    an ``.htaccess``, a folder of photos. A full build replaces the whole folder, and
+    pgm never deletes what it did not create. Files are linked, not moved, so that a
+    build that fails after this leaves them where they were; a link stays a link and an
+    empty folder is made again. Returns the paths carried over.
+
+    A file of the user's where the new site puts one of its own fails the build before
+    anything changes: pgm overwrites neither."""
+    site = site_folder(out)
+    carried = []
+    for folder, subfolders, files in os.walk(site):
+        here = os.path.relpath(folder, site)
+        prefix = "" if here == "." else here.replace(os.sep, "/") + "/"
+        for name in files + [d for d in subfolders if os.path.islink(os.path.join(folder, d))]:
+            relative = prefix + name
+            if not made(relative) and not _TEMPORARY.fullmatch(name):
+                _carry(site / relative, stage / relative, relative)
+                carried.append(relative)
+        subfolders[:] = [d for d in subfolders if not os.path.islink(os.path.join(folder, d))]
+        if prefix and not files and not subfolders and not made(prefix):
+            (stage / here).mkdir(parents=True, exist_ok=True)
+            carried.append(prefix)
+    return carried
+
+
+_TEMPORARY = re.compile(r"\..+\.\d+\.tmp")
+"""A file a killed build left while it wrote the one it names (``pgm.state.stage_write``)."""
+
+
+def _carry(source: Path, target: Path, relative: str) -> None:
+    if os.path.lexists(target):
+        raise OutputError(f"{source} is not a file pgm made, and the new site has a file "
+                          f"of its own at {relative}; move yours elsewhere and build again")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if source.is_symlink():
+        os.symlink(os.readlink(source), target)
+        return
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def publish(stage: Path, out: Path) -> None:

@@ -173,6 +173,20 @@ class BuildState:
             self._slugs.update((game.entry.relative, slug) for slug, game in self.games.items())
         return self._slugs
 
+    def made_paths(self) -> set[str]:
+        """The paths below the site that the build of this state made (``static/`` aside,
+        which is pgm's whole): its state, each game's files, the event's pages, and the
+        folders holding them (``round-1/``), so that a full build tells them from the
+        files a user put in the site (``pgm.output.carry_over``)."""
+        made = {STATE_NAME, *self.site_files}
+        for slug, game in self.games.items():
+            made.update(f"{slug}/{name}" for name in game.files)
+        folders = set()
+        for path in made:
+            parts = path.split("/")[:-1]
+            folders.update("/".join(parts[:depth]) + "/" for depth in range(1, len(parts) + 1))
+        return made | folders
+
     def chunks(self, keep: bool = False) -> Iterator[bytes]:
         """The compact JSON in UTF-8, game by game, so that it can be written without
         being held whole; with ``keep``, each game's part is kept on its state, so the

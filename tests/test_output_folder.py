@@ -153,8 +153,76 @@ def test_an_owner_the_user_may_not_give_is_left_and_the_mode_still_kept(tmp_path
 
     monkeypatch.setattr(os, "chown", chown)
     (out / MARKER).touch()
-    (out / "old.html").touch()  # a site pgm made before: a full build replaces it
+    (out / "index.html").write_text("old")  # a site pgm made before: a full build replaces it
     assert run_build(str(event), "-o", str(out)).exit_code == 0
-    assert stat.S_IMODE(out.stat().st_mode) == 0o2770 and (out / "index.html").is_file()
+    assert stat.S_IMODE(out.stat().st_mode) == 0o2770
+    assert "Club night" in (out / "index.html").read_text(encoding="utf-8")
     assert out.stat().st_uid == os.geteuid()
-    assert not (out / "old.html").exists() and _hidden(tmp_path) == []
+    assert _hidden(tmp_path) == []
+
+
+def _with_files_of_the_users(site: Path) -> dict[str, bytes]:
+    """What a director adds to a published site by hand: a custom domain for GitHub
+    Pages, a server rule, photos, a file in a game's folder."""
+    added = {"CNAME": b"chess.example.org\n", ".htaccess": b"Options -Indexes\n",
+             "photos/prize-giving.jpg": b"\xff\xd8\xff", "g/scoresheet-scan.pdf": b"%PDF"}
+    for relative, data in added.items():
+        (site / relative).parent.mkdir(parents=True, exist_ok=True)
+        (site / relative).write_bytes(data)
+    (site / "photos" / "to-sort").mkdir()
+    (site / "club").symlink_to("/srv/club", target_is_directory=True)
+    return added
+
+
+def test_a_full_rebuild_keeps_the_files_a_user_put_in_the_site(tmp_path) -> None:
+    """A changed event.yaml renders everything and replaces the folder; what pgm did not
+    make is there after it as before, while a removed game's pages (pgm's) go."""
+    event = _event(tmp_path)
+    (event / "h.gcg").write_bytes(GOOD.replace(b"andy", b"beth"))
+    site = tmp_path / "site"
+    assert run_build(str(event), "-o", str(site)).exit_code == 0
+    added = _with_files_of_the_users(site)
+    (event / "h.gcg").unlink()
+    (event / "event.yaml").write_text("title: Club night, round 2\n")
+    result = run_build(str(event), "-o", str(site))
+    assert result.exit_code == 0, result.output
+    assert "round 2" in (site / "index.html").read_text(encoding="utf-8")
+    assert {relative: (site / relative).read_bytes() for relative in added} == added
+    assert (site / "photos" / "to-sort").is_dir()
+    assert os.readlink(site / "club") == "/srv/club"
+    assert not (site / "h").exists() and (site / "g" / "1.html").is_file()
+    assert _hidden(tmp_path) == []
+
+
+def test_a_site_with_no_state_to_read_keeps_what_the_new_site_does_not_make(tmp_path) -> None:
+    """Without the state of the last build (removed, or of an older pgm), pgm cannot
+    tell its old files from the user's: it keeps all that the new site does not
+    replace."""
+    event = _event(tmp_path)
+    site = tmp_path / "site"
+    assert run_build(str(event), "-o", str(site)).exit_code == 0
+    added = _with_files_of_the_users(site)
+    (site / ".pgm-state.json").unlink()
+    assert run_build(str(event), "-o", str(site)).exit_code == 0
+    assert {relative: (site / relative).read_bytes() for relative in added} == added
+    assert (site / ".pgm-state.json").is_file()
+
+
+def test_a_users_file_where_the_new_site_puts_one_fails_the_build_and_changes_nothing(
+        tmp_path) -> None:
+    """A sitemap.xml written by hand, then base_url set (pgm now writes one): pgm
+    overwrites neither its old site nor the user's file, and says what to do."""
+    event = _event(tmp_path)
+    site = tmp_path / "site"
+    assert run_build(str(event), "-o", str(site)).exit_code == 0
+    (site / "sitemap.xml").write_text("<urlset/>", encoding="utf-8")
+    index = (site / "index.html").read_bytes()
+    (event / "event.yaml").write_text("title: Club night\nbase_url: https://chess.example.org/\n")
+    result = run_build(str(event), "-o", str(site))
+    assert result.exit_code == 1
+    assert (f"Error: {site / 'sitemap.xml'} is not a file pgm made, and the new site has a "
+            "file of its own at sitemap.xml; move yours elsewhere and build again"
+            in result.output)
+    assert (site / "sitemap.xml").read_text(encoding="utf-8") == "<urlset/>"
+    assert (site / "index.html").read_bytes() == index
+    assert _hidden(tmp_path) == []
