@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import importlib
 import shlex
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pgm.config import CONFIG_NAME, GameSettings
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.discover import shown_name
-from pgm.record_inputs import no_records
+from pgm.discover import Source, shown_name
+from pgm.event_checks import name_variants, repeated_games
+from pgm.record_inputs import RecordInput, no_records
+from pgm.site_model import GameEntry
 from pgm.state import read_regular
 
 Reporter = Callable[[bytes, str, GameSettings], tuple[dict[str, Any], list[Diagnostic]]]
@@ -67,6 +71,41 @@ def _not_a_record(path: Path) -> str:
         return (f"{CONFIG_NAME} is checked with the records of its event: "
                 f"pgm check {shlex.quote(shown_name(str(path.parent)))}")
     return f"unknown record type (expected {', '.join(supported_extensions())})"
+
+
+def event_warnings(records: Sequence[RecordInput]) -> list[Diagnostic]:
+    """What ``pgm build`` finds across the games of an event, for the records of each
+    event checked together: a game recorded twice, a player's name spelled two ways.
+    A director checks before building (or in CI), and ``build --strict`` fails on
+    these. Each record is loaded again as the build loads it, for its index entry: a
+    second replay, only where an event has two records or more to compare."""
+    by_event: defaultdict[Path | None, list[RecordInput]] = defaultdict(list)
+    for record in records:
+        if not record.empty_folder:
+            by_event[record.event].append(record)
+    found = []
+    for group in by_event.values():
+        if len(group) < 2:
+            continue
+        shown = {record.relative: shown_name(str(record.path)) for record in group}
+        entries = [entry for record in group if (entry := _entry(record)) is not None]
+        found += [replace(d, path=shown[d.path])
+                  for d in repeated_games(entries, shown.__getitem__) +
+                  name_variants(entries, shown.__getitem__)]
+    return found
+
+
+def _entry(record: RecordInput) -> GameEntry | None:
+    """The record's entry on the event index; None when it cannot be read (its report
+    says so)."""
+    from pgm.games import load_game  # the site's loaders: only for an event's records
+
+    try:
+        data, _ = read_regular(record.path)
+    except OSError:
+        return None
+    source = Source(record.path, record.relative, record.relative)
+    return load_game(source, record.settings, data).entry
 
 
 def check_empty_folder(path: Path) -> tuple[dict[str, Any], list[Diagnostic]]:

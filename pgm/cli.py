@@ -35,7 +35,7 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
     Each record gets the settings of its event's event.yaml files, as in `pgm build`.
     Exit status 1 if any file (or event.yaml) has an error.
     """
-    from pgm.check import check_empty_folder, check_file, supported_extensions
+    from pgm.check import check_empty_folder, check_file, event_warnings, supported_extensions
     from pgm.record_inputs import gather
 
     reports = []
@@ -51,6 +51,14 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
         if not as_json:
             for diagnostic in diagnostics:
                 click.echo(str(diagnostic))
+    across = event_warnings(inputs.records)
+    found += across
+    by_path = {report["path"]: report for report in reports}
+    for diagnostic in across:
+        if as_json:
+            by_path[diagnostic.path]["diagnostics"].append(diagnostic.to_json())
+        else:
+            click.echo(str(diagnostic))
     errors = sum(d.severity is Severity.ERROR for d in found)
     if as_json:
         json.dump(reports, sys.stdout, ensure_ascii=False, indent=1)

@@ -32,6 +32,11 @@ class RecordInput:
     settings: GameSettings
     empty_folder: bool = False
     """A folder the user named that holds no record (``path`` is the folder)."""
+    event: Path | None = None
+    """The folder of its event (for a folder in no event, the folder named); None for
+    a file in none. Checks across the games of an event compare its records."""
+    relative: str = ""
+    """Its path below ``event``, as the build names it (its division is read from it)."""
 
 
 @dataclass
@@ -74,10 +79,11 @@ def gather(paths: Iterable[Path], extensions: Collection[str] = RECORD_EXTENSION
             continue
         root = event_root(path.parent)
         settings = GameSettings()
+        relative = path.name
         if root is not None:
-            settings = events.configs(root, extensions).settings_for(
-                Path(root, _below(path.parent, root), path.name))
-        inputs.records.append(RecordInput(path, settings))
+            relative = "/".join(filter(None, (_below(path.parent, root), path.name)))
+            settings = events.configs(root, extensions).settings_for(Path(root, relative))
+        inputs.records.append(RecordInput(path, settings, event=root, relative=relative))
     inputs.records = _once(inputs.records)
     return inputs
 
@@ -112,7 +118,8 @@ def _add_folder(inputs: RecordInputs, events: _Events, folder: Path,
     configs = events.configs(root, extensions, found if root == folder else None)
     below = _below(folder, root)
     inputs.records += [RecordInput(Path(folder, relative),
-                                   configs.settings_for(Path(root, below, relative)))
+                                   configs.settings_for(Path(root, below, relative)),
+                                   event=root, relative="/".join(filter(None, (below, relative))))
                        for relative in found]
 
 

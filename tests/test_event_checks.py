@@ -3,10 +3,14 @@ player's name spelled two ways."""
 
 from __future__ import annotations
 
+import json
 import re
 
+from click.testing import CliRunner
 from conftest import CORPUS
 from sitehelpers import make_event, run_build
+
+from pgm.cli import main
 
 DOUG_V_EMELY = (CORPUS / "gcg/macondo__doug_v_emely.gcg").read_bytes()
 """doug beats emely 460–345."""
@@ -31,6 +35,17 @@ def test_a_copy_of_a_record_is_warned_of_at_the_copy(tmp_path) -> None:
     assert "1 warning(s)" in result.output
     strict = run_build(str(event), "-o", str(tmp_path / "site"), "--strict")
     assert strict.exit_code == 1
+    # pgm check of the event, as a director runs it before the build or in CI, says so too
+    checked = CliRunner().invoke(main, ["check", str(event)])
+    assert checked.stdout.splitlines() == [line for line in result.output.splitlines()
+                                           if ": warning: " in line]
+    assert checked.stderr == "Checked 3 records: 0 error(s), 1 warning(s).\n"
+    reports = json.loads(CliRunner().invoke(main, ["check", "--json", str(event)]).stdout)
+    assert [(report["path"], [d["message"][:17] for d in report["diagnostics"]])
+            for report in reports] == [(str(copy), ["the same game as "]),
+                                       (str(original), []), (str(event / "round-2/table-1.gcg"), [])]
+    alone = CliRunner().invoke(main, ["check", str(copy)])  # nothing to compare it with
+    assert (alone.exit_code, alone.stdout) == (0, "")
 
 
 def transposed(record: bytes) -> bytes:
@@ -119,3 +134,5 @@ def test_a_name_spelled_two_ways_in_a_division_is_warned_of_at_the_rarer_spellin
          "as another player on the player index; spell the name alike in every record")]
     players = (tmp_path / "site/players.html").read_text(encoding="utf-8")
     assert players.count(">Doug</th>") == 2 and players.count(">doug</th>") == 1
+    checked = CliRunner().invoke(main, ["check", str(event / "a"), str(event / "b")])
+    assert re.findall(r"^(.*): warning: player (.*)$", checked.stdout, re.MULTILINE) == warned
