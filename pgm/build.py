@@ -103,6 +103,8 @@ class BuildResult:
     """Records that could not be read, or that pgm failed on: a page says so."""
     kept_games: int = 0
     """Games whose last good pages were kept while their records do not replay."""
+    in_progress: list[str] = field(default_factory=list)
+    """Records of games in progress: their pages follow the record (and say so)."""
     records: int = 0
     """Records found, drafts too (``games`` leaves drafts out)."""
 
@@ -284,6 +286,8 @@ def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_plac
             result.broken_games.append(game.entry.relative)
         if game.entry.failed:
             result.not_shown.append(game.entry.relative)
+        if game.entry.live:
+            result.in_progress.append(game.entry.relative)
     entries = [states[slug].entry for slug in plan.order]
 
     def named(relative: str) -> str:

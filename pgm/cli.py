@@ -128,11 +128,20 @@ def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
         lines.append("Records with errors (rendered up to the problem): " + named(shown))
     if result.not_shown:
         lines.append("Records not shown (a page says why): " + named(result.not_shown))
+    if result.in_progress:  # after the event, a record that lost its end lines shows here
+        count, more = len(result.in_progress), len(result.in_progress) - _NAMED_IN_PROGRESS
+        lines.append(f"{count} game{'s' if count != 1 else ''} in progress (no end of game "
+                     f"recorded yet): {named(result.in_progress[:_NAMED_IN_PROGRESS])}" +
+                     (f" and {more} more" if more > 0 else ""))
     if result.records and not result.games:  # with no records, a warning says what pgm reads
         lines.append("No games to show: every record is marked draft in event.yaml.")
     if result.failed(strict):
         lines.append(_failure(result, strict))
     return "\n".join(lines)
+
+
+_NAMED_IN_PROGRESS = 5
+"""Games in progress the summary names: a live round has dozens, and the count says it."""
 
 
 def _failure(result: BuildResult, strict: bool) -> str:

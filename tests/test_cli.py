@@ -195,6 +195,27 @@ def test_the_summary_tells_records_not_shown_from_records_shown_up_to_an_error(
     assert "Records not shown (a page says why): ev/b.gcg" in result.output
 
 
+def test_the_summary_names_the_games_in_progress(tmp_path, monkeypatch) -> None:
+    """After the event, a record that lost its end-of-game lines replays cleanly and is
+    shown in progress: the build's summary names it, so the director sees which games
+    never got their end. A live round of dozens of games is named in part."""
+    ended = (CORPUS / "gcg/liwords__josh_nationals_round_8.gcg").read_bytes()
+    cut = b"".join(ended.splitlines(keepends=True)[:-3])
+    files: dict[str, bytes | str] = {"event.yaml": "title: Open\n", "r1/ended.gcg": ended,
+                                     "r1/cut.gcg": cut}
+    make_event(tmp_path / "ev", files)
+    monkeypatch.chdir(tmp_path)
+    result = run("build", "ev")
+    assert result.exit_code == 0 and "0 warning(s)" in result.output
+    assert result.output.endswith(
+        "1 game in progress (no end of game recorded yet): ev/r1/cut.gcg\n")
+    for table in range(2, 8):
+        (tmp_path / f"ev/r1/t{table}.gcg").write_bytes(cut.replace(b"Noah", b"Noa" + b"h" * table))
+    assert run("build", "ev").output.endswith(
+        "7 games in progress (no end of game recorded yet): ev/r1/cut.gcg, ev/r1/t2.gcg, "
+        "ev/r1/t3.gcg, ev/r1/t4.gcg, ev/r1/t5.gcg and 2 more\n")
+
+
 def test_the_watch_log_says_kept_pages_only_when_some_were_kept(tmp_path, capsys) -> None:
     from pgm.build import BuildResult
     from pgm.cli import _RebuildLog
