@@ -13,6 +13,7 @@ matches and checks).
 
 from __future__ import annotations
 
+import difflib
 import os
 import posixpath
 from collections.abc import Iterable
@@ -314,8 +315,7 @@ def _split_entries(entries: list[Entry], is_root: bool, sink: DiagnosticSink,
                                f"ignored here (if {shown_name(str(folder))} is an event of its "
                                "own, build that folder for its site)")
         else:
-            known = ", ".join(sorted(set(_GAME_KEYS) | set(_EVENT_KEYS) | {"games"}))
-            sink.warning(line, f"unknown key '{key}' ignored (known keys: {known})")
+            sink.warning(line, _unknown_key(str(key), {*_GAME_KEYS, *_EVENT_KEYS, "games"}))
     if is_root:
         event["defaults"] = replace(GameSettings(), **game)
     return (game, globs), event
@@ -373,8 +373,8 @@ def _games(entry: Entry, sink: DiagnosticSink) -> tuple[Glob, ...]:
             if key in _GAME_KEYS:
                 _game_key(override, str(key), item, entry.line_of(pattern, key), sink)
             else:
-                sink.warning(entry.line_of(pattern, key),
-                             f"unknown key '{key}' under games -> '{pattern}' ignored")
+                sink.warning(entry.line_of(pattern, key), _unknown_key(
+                    str(key), set(_GAME_KEYS), f" under games -> '{pattern}'"))
         result.append(make_glob(str(pattern), override, line))
     return tuple(result)
 
@@ -387,3 +387,11 @@ def _describe(value: Any) -> str:
     if isinstance(value, (list, dict)):
         return "a list" if isinstance(value, list) else "a mapping"
     return repr(value)
+
+
+def _unknown_key(key: str, known: set[str], where: str = "") -> str:
+    """The warning for a key pgm does not know: the key it most likely meant, a typo
+    being the usual cause (``spoiler_fre``), else every key it knows."""
+    close = difflib.get_close_matches(key.casefold(), known, n=1)
+    hint = f"did you mean '{close[0]}'?" if close else f"known keys: {', '.join(sorted(known))}"
+    return f"unknown key '{key}'{where} ignored ({hint})"

@@ -108,8 +108,8 @@ def test_problems_under_games_are_reported_on_their_own_line(tmp_path) -> None:
     result = _built(event, tmp_path)
     config = event / "event.yaml"
     assert result.exit_code == 1
-    assert f"{config}:5: warning: unknown key 'titel' under games -> 'g.gcg' ignored" \
-        in result.output
+    assert (f"{config}:5: warning: unknown key 'titel' under games -> 'g.gcg' ignored "
+            "(did you mean 'title'?)") in result.output
     assert f"{config}:7: error: key 'live' must be true or false, not 'perhaps'" \
         in result.output
     assert (f"{config}:8: error: key 'orientation' must be one of numbered-rows, "
@@ -328,3 +328,16 @@ def test_an_event_key_below_the_root_says_which_folder_to_build(tmp_path) -> Non
     assert (f"{config}:2: warning: key 'description' only applies in the event's root "
             f"event.yaml; ignored here (if {root / 'spring'} is an event of its own, build "
             "that folder for its site)") in result.output
+
+
+def test_an_unknown_key_names_the_key_it_most_likely_meant(tmp_path) -> None:
+    """A typo gets the key meant; a key like none gets the list of keys."""
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": (
+        "title: Open\nSpoiler_fre: true\ncolour: red\n")})
+    result = CliRunner().invoke(main, ["check", str(event)])
+    config = event / "event.yaml"
+    assert result.stdout.splitlines() == [
+        f"{config}:2: warning: unknown key 'Spoiler_fre' ignored (did you mean 'spoiler_free'?)",
+        f"{config}:3: warning: unknown key 'colour' ignored (known keys: allow_html, base_url, "
+        "board, css, description, distribution, division, draft, games, lexicon, live, "
+        "live_poll_seconds, orientation, round, spoiler_free, table, theme, theme_dir, title)"]
