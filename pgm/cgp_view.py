@@ -104,7 +104,7 @@ def details(position: CgpPosition) -> tuple[Detail, ...]:
     op = position.operation
     found: list[Detail] = []
     lexicon = op("lex")
-    found.append(Detail("Lexicon", lexicon or "not given"))
+    found.append(Detail("Lexicon", lexicon or "none: the position does not name one"))
     for seat in ("1", "2"):
         if op(f"l{seat}"):
             found.append(Detail(f"Lexicon of player {seat}", op(f"l{seat}") or ""))
@@ -114,7 +114,8 @@ def details(position: CgpPosition) -> tuple[Detail, ...]:
     elif lexicon and distribution_for_lexicon(lexicon):
         found.append(Detail("Letter distribution", f"{distribution} (from the lexicon)"))
     else:
-        found.append(Detail("Letter distribution", f"{distribution} (not given)"))
+        found.append(Detail("Letter distribution",
+                            f"{distribution} ({_default_distribution(lexicon)})"))
     found.append(Detail("Board", board_words(position.layout, op("bdn"))))
     if op("cr"):
         rule = op("cr") or ""
@@ -149,9 +150,18 @@ def details(position: CgpPosition) -> tuple[Detail, ...]:
     return tuple(found)
 
 
+def _default_distribution(lexicon: str | None) -> str:
+    """Why the distribution is pgm's default: a bare "(not given)" after it read as if
+    the page contradicted itself."""
+    if lexicon:
+        return f"the default: the position names no distribution, and pgm knows none for {lexicon}"
+    return "the default: the position names neither a distribution nor a lexicon"
+
+
 def board_words(layout: Layout, named: str | None) -> str:
-    """The board in words, with what ``bdn`` said: "CrosswordGame, 15×15 (not given)",
-    "plain 11x11: no premium squares, as no known board is 11×11 (not given)"."""
+    """The board in words, with what ``bdn`` said: "CrosswordGame, 15×15 (chosen by its
+    size: the position does not name one)", "plain 11x11: no premium squares, as no
+    known board is 11×11 (chosen by its size: ...)"."""
     size = layout.size
     board = f"{layout.name}, {size}×{size}"
     if layout.plain:
@@ -159,7 +169,8 @@ def board_words(layout: Layout, named: str | None) -> str:
                  + ("" if named and plain_size(named) else
                     f", as no known board is {size}×{size}"))
     if named is None:
-        return f"{board} (not given)"
+        # the rows chose it (pgm.cgp): a bare "(not given)" read as a contradiction
+        return f"{board} (chosen by its size: the position does not name one)"
     if named.lower() != layout.name.lower() and plain_size(named) != size:
         return f"{named} (drawn as {board})"
     return board

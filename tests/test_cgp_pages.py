@@ -150,6 +150,26 @@ def test_the_last_move_is_highlighted_and_the_operations_are_in_words(tmp_path) 
     assert "the last move, FO(X)ES at 8F across, is highlighted" in html
 
 
+def test_what_the_position_leaves_out_is_said_to_be_left_out(tmp_path) -> None:
+    """A "(not given)" after a value pgm uses read as a contradiction: the page says where
+    the value comes from when the position names none."""
+    lines = f"{EMPTY} AB/CD 1/2 0\n{EMPTY} AB/CD 1/2 0 lex NOSUCH;\n"
+    event = make_event(tmp_path / "ev", {"p.cgp": lines.encode()})
+    run_build(str(event), "-o", str(tmp_path / "o"))
+    bare = text_of((tmp_path / "o/p/1.html").read_text())
+    for words in ("Lexicon none: the position does not name one",
+                  "Letter distribution english (the default: the position names neither a "
+                  "distribution nor a lexicon)",
+                  "Board CrosswordGame, 15×15 (chosen by its size: the position does not "
+                  "name one)"):
+        assert words in bare, words
+    assert "not given" not in bare
+    unknown = text_of((tmp_path / "o/p/2.html").read_text())
+    assert ("Letter distribution english (the default: the position names no distribution, "
+            "and pgm knows none for NOSUCH)") in unknown
+    assert "Lexicon NOSUCH" in unknown
+
+
 def test_a_last_move_that_disagrees_with_the_board_is_a_warning(tmp_path) -> None:
     row = "15/" * 7 + "5FOXES5" + "/15" * 7
     path = tmp_path / "p.cgp"

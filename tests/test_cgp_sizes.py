@@ -234,8 +234,8 @@ def test_the_11x11_page_shows_the_whole_plain_board(site) -> None:
     assert '<table class="board cw size-11">' in html and ".cw.size-11 { --cells: 11; }" in html
     text = text_of(html)
     assert "(a plain 11×11 board, without premium squares)" in text
-    assert ("Board plain 11x11: no premium squares, as no known board is 11×11 (not given)"
-            in text)
+    assert ("Board plain 11x11: no premium squares, as no known board is 11×11 (chosen by "
+            "its size: the position does not name one)") in text
     assert "Last move: QUIET at 6D across" in text
     # 100 tiles less QUIET on the board and AB?XYZ on the racks (one blank of two).
     assert "Tiles not on the board or the racks: 89" in text
