@@ -35,6 +35,10 @@ PAGE_KINDS = (
     "upwords/upwords-sample/index.html", "upwords/upwords-sample/7.html",
     "upwords/example/index.html",
 )
+# Turn pages of every kind: crossword (its "10 / 20" the widest of the sample), Gungi,
+# a position, Upwords.
+TURN_PAGES = ("round-3/table-2/10.html", "exhibition/gungi-sample/5.html",
+              "positions/puzzles/1.html", "upwords/upwords-sample/7.html")
 # Game pages with a score sheet: every crossword and Upwords game of the sample.
 SHEET_PAGES = (
     "round-1/table-1/index.html", "round-1/table-2/index.html", "round-2/table-1/index.html",
@@ -50,6 +54,11 @@ OVERFLOW_JS = """() => {
     .slice(0, 5).map(e => `${e.tagName.toLowerCase()}.${e.className}`);
   return [root.scrollWidth - width, out];
 }"""
+# The lines the turn links (and the key help button) take: a box below the one before it
+# starts a line.
+NAV_LINES_JS = """() => [...document.querySelector(".turn-nav").children]
+  .filter(e => e.getClientRects().length).map(e => e.getBoundingClientRect())
+  .filter((box, i, boxes) => i === 0 || box.top >= boxes[i - 1].bottom).length"""
 # The boxes that scroll a table sideways inside the page, and do.
 SCROLLING_BOXES_JS = """() => [...document.querySelectorAll(
     ".sheet-section, section.scores, .table-scroll")]
@@ -198,6 +207,26 @@ def test_turn_page_scores_fit_320px_with_racks_whole(browser: Browser, server: s
             assert table and table["x"] + table["width"] <= page.evaluate("innerWidth"), path
             assert page.evaluate(SPLIT_WORDS_JS, ".score-table td.rack") == [], path
             assert page.evaluate(SPLIT_WORDS_JS, ".score-table th") == [], path
+
+
+@pytest.mark.parametrize("path", TURN_PAGES)
+def test_a_phone_has_no_key_help_button_and_the_turn_links_keep_one_line(
+        browser: Browser, server: str, path: str) -> None:
+    """The "?" button lists keys, which a touch screen has none of: a phone shows none
+    (a keyboard plugged in still opens the help with "?"), and First, Previous, the
+    turn, Next and Last keep one line at 360px. So does a window that narrow with a
+    mouse, button and all."""
+    narrow = {"width": 360, "height": 800}
+    with open_page(browser, viewport=narrow, has_touch=True, is_mobile=True) as phone:
+        visit(phone, server + path)
+        assert not phone.locator(".help-toggle").is_visible(), path
+        assert phone.evaluate(NAV_LINES_JS) == 1, path
+        phone.keyboard.press("?")
+        assert phone.locator("#key-help").is_visible(), path
+    with open_page(browser, viewport=narrow) as window:
+        visit(window, server + path)
+        assert window.get_by_role("button", name="Keyboard shortcuts").is_visible(), path
+        assert window.evaluate(NAV_LINES_JS) == 1, path
 
 
 # ---------------------------------------------------------------------------------------
