@@ -2,7 +2,8 @@
 // with conditional requests and:
 //  - moves a viewer who is on the latest turn to the new latest turn;
 //  - leaves a viewer who stepped back where they are, with a "N moves ahead" link (the
-//    moves after theirs, made before or since they came);
+//    moves after theirs, made before or since they came; "N plies ahead" in Gungi, whose
+//    pages count plies);
 //  - sends a viewer whose turn was withdrawn (a correction) to the latest turn;
 //  - reloads the page when the site now holds a different version of it (a note, a
 //    corrected score, a renamed player; on the event index a new title or a game's
@@ -28,6 +29,10 @@
   var known = parseInt(body.getAttribute("data-turns") || "0", 10);
   var status = document.getElementById("live-status");
   var link = document.getElementById("live-link");
+  // What the game counts in, as its page names it: Gungi pages count plies, "Ply 32 of
+  // 64", so the link must too ("32 plies ahead"); moves elsewhere, and on the event index.
+  var one = (link && link.getAttribute("data-one")) || "move";
+  var many = (link && link.getAttribute("data-many")) || "moves";
   var address = window.location.href.split("#")[0];
 
   // The live region (#live-status) is announced at every change: change it only when
@@ -36,21 +41,20 @@
   // opens, and only then makes the paragraph a live region (it changes only with this
   // script), so that this first change is not announced.
   var slot = status && status.querySelector("time");
-  // The time of day, and the date too when it is not today: a game last changed
-  // yesterday must not look as if it were changing now.
+  // The date and the time of day, always: a page left open overnight, or a game last
+  // changed yesterday, must not look as if it were changing today.
   function clock(iso) {
     var when = new Date(iso);
     if (isNaN(when)) { return ""; }
-    var time = when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"});
-    if (when.toDateString() === new Date().toDateString()) { return time; }
     return when.toLocaleDateString([], {year: "numeric", month: "short", day: "numeric"}) +
-      " " + time;
+      " " + when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"});
   }
   function showTime(iso) {
     var text = clock(iso);
     if (!text) { return; }
     slot.setAttribute("datetime", iso);
-    slot.setAttribute("title", new Date(iso).toISOString().slice(11, 19) + " UTC");
+    slot.setAttribute("title",
+                      new Date(iso).toISOString().slice(0, 19).replace("T", " ") + " UTC");
     if (slot.textContent !== text) { slot.textContent = text; }
   }
   function showUpdated(iso) {
@@ -60,7 +64,9 @@
   // A page opened from disk cannot read the site's files (browsers refuse file://
   // requests): it says how to see new moves instead of seeming to follow them.
   if (window.location.protocol === "file:") {
-    if (status) { status.appendChild(document.createTextNode(" \u00b7 reload to see new moves")); }
+    if (status) {
+      status.appendChild(document.createTextNode(" \u00b7 reload to see new " + many));
+    }
     return;
   }
   if (status) { status.setAttribute("aria-live", "polite"); }
@@ -68,8 +74,9 @@
     if (element.textContent !== text) { element.textContent = text; }
   }
   function goTo(number) { window.location.replace(number > 0 ? number + ".html" : "index.html"); }
-  // The link is part of the status message ("3 moves ahead — go to live"): it is
-  // announced when the count changes, and left alone while it does not.
+  // The link is part of the status message ("3 moves ahead — go to live", "1 ply ahead
+  // — go to live"): it is announced when the count changes, and left alone while it
+  // does not.
   function offerLatest(total) {
     if (!link || turn === 0) { return; }
     var count = total - turn;
@@ -77,7 +84,7 @@
     if (count > 0) {
       var href = total + ".html";
       if (link.getAttribute("href") !== href) { link.setAttribute("href", href); }
-      setText(link, count + (count === 1 ? " move ahead" : " moves ahead") + " — go to live");
+      setText(link, count + " " + (count === 1 ? one : many) + " ahead — go to live");
     }
   }
 

@@ -212,6 +212,19 @@ def test_live_games_poll_and_finished_ones_do_not(site) -> None:
         assert "data-live" not in html and "pgm-live.js" not in html
 
 
+def test_the_link_to_the_live_ply_counts_plies(site) -> None:
+    """Gungi pages count plies ("Ply 51 of 64"), so the link pgm-live.js shows a viewer
+    behind the game counts them too; it is hidden until the script fills it in."""
+    folder = site / "round-1/table-2"
+    for page in ("51.html", "index.html"):
+        html = (folder / page).read_text()
+        assert ('<a id="live-link" href="index.html" data-one="ply" data-many="plies" hidden>'
+                "Go to the latest ply</a>") in html, page
+        status = re.search(r'<p id="live-status".*?</p>', html, re.S)
+        assert status and "move" not in status.group(), page
+    assert "Ply 51 of 64" in text_of((folder / "51.html").read_text())
+
+
 def test_live_in_event_yaml_marks_a_finished_record_live(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {"g.gn": CHECKMATE, "event.yaml": "live: true\n"})
     assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
