@@ -56,8 +56,9 @@ class GameEntry:
 
     @property
     def updated_time(self) -> str:
-        """The time of day of ``updated`` (``HH:MM:SS``, UTC), as a live page shows it."""
-        return self.updated[11:19]
+        """The date and time of ``updated`` (``YYYY-MM-DD HH:MM:SS``, UTC), as a live page
+        shows it: a change made yesterday must not read as today's."""
+        return f"{self.updated[:10]} {self.updated[11:19]}" if self.updated else ""
 
     def __hash__(self) -> int:
         """By slug alone: equal entries have equal slugs, and the index pages key their

@@ -403,5 +403,18 @@ def test_the_index_gives_the_update_time_of_the_games_in_progress(tmp_path) -> N
     os.utime(event / "puzzles.cgp", (1_790_000_000, 1_790_000_000))
     build(BuildOptions(event, tmp_path / "site"))
     index = (tmp_path / "site/index.html").read_text(encoding="utf-8")
-    assert ('Games in progress · updated <time datetime="2026-05-28T20:26:40+00:00">20:26:40 UTC'
-            '</time>') in index
+    assert ('Games in progress · updated <time datetime="2026-05-28T20:26:40+00:00">'
+            '2026-05-28 20:26:40 UTC</time>') in index
+
+
+def test_pages_of_a_game_in_progress_give_the_date_of_the_last_change(tmp_path) -> None:
+    """Without JavaScript the time of the last change is all a reader has: with no date, a
+    game last changed yesterday reads as changed today."""
+    event = make_event(tmp_path / "ev", {
+        "live.gcg": record_prefix((CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes(), 5)})
+    os.utime(event / "live.gcg", (1_780_000_000, 1_780_000_000))  # 2026-05-28 20:26:40 UTC
+    build(BuildOptions(event, tmp_path / "site"))
+    for page in ("index.html", "1.html", "5.html"):
+        html = (tmp_path / "site/live" / page).read_text(encoding="utf-8")
+        assert ('updated <time datetime="2026-05-28T20:26:40+00:00">'
+                '2026-05-28 20:26:40 UTC</time>') in html, page
