@@ -3,6 +3,12 @@
 Raw HTML is off (markdown-it's ``js-default`` preset, which also refuses
 ``javascript:``/``data:`` links) unless the event config sets ``allow_html``; this is the
 one place that marks rendered text as safe for the templates.
+
+Line breaks are kept (markdown-it's ``breaks``): annotators write a ``#note`` line by
+line (its continuation lines), and so do organisers listing venue, dates and director in
+a description; joined into one line, such text reads as one run-on sentence. A YAML
+description meant as flowing paragraphs is written as a folded ``>`` block, which YAML
+joins before markdown sees it.
 """
 
 from __future__ import annotations
@@ -23,8 +29,11 @@ def _renderer(allow_html: bool) -> MarkdownIt:
     parser is a good part of starting pgm."""
     from markdown_it import MarkdownIt
 
+    # HTML5's <br>, not XHTML's <br />, either way: a plain line gives the same paragraph
+    # with raw HTML on or off (_plain_paragraph)
     md = MarkdownIt("commonmark" if allow_html else "js-default",
-                    {"html": allow_html, "linkify": False, "typographer": False})
+                    {"html": allow_html, "linkify": False, "typographer": False,
+                     "breaks": True, "xhtmlOut": False})
     if not allow_html:
         md.disable("html_inline", ignoreInvalid=True)
         md.disable("html_block", ignoreInvalid=True)
@@ -42,15 +51,15 @@ _LINE = r"(?![0-9]{1,9}[.)])(?:[^\W_]|#(?=[^\W_]))(?:[^\W_]|[ ,.;:?!#'\"()/%+=@$
 _PLAIN_LINE = re.compile(f"{_LINE}(?:\n{_LINE})*")
 """Lines of words and plain punctuation, each starting with a letter, a digit that does
 not open a list, or a ``#`` tag (``#knowledge``, not a heading): markdown has nothing to
-do in them but join them into one paragraph. Most notes of annotators are such lines,
-and markdown-it takes some hundred microseconds to say so, a note on every few turns of
-a whole season."""
+do in them but make them one paragraph, a line break between two. Most notes of
+annotators are such lines, and markdown-it takes some hundred microseconds to say so, a
+note on every few turns of a whole season."""
 
 
 def _plain_paragraph(lines: str) -> str:
     """What markdown-it makes of lines matching ``_PLAIN_LINE``: a paragraph, with the
-    one character among those allowed that it escapes."""
-    return "<p>" + lines.replace('"', "&quot;") + "</p>\n"
+    one character among those allowed that it escapes, and its lines' breaks kept."""
+    return "<p>" + lines.replace('"', "&quot;").replace("\n", "<br>\n") + "</p>\n"
 
 
 def strip_bidi_controls(text: str) -> str:

@@ -124,7 +124,36 @@ def test_turn_page_shows_move_scores_racks_notes_and_cgp(sample_site) -> None:
     assert '<textarea id="cgp-text" readonly' in html
     assert 'href="4.html" rel="prev"' in html and 'href="6.html" rel="next"' in html
     noted = (sample_site / "round-2/table-2/17.html").read_text()
-    assert "<li class=\"note\"><p>this\nis\na\nmultiline\nnote</p>\n</li>" in noted
+    assert "<li class=\"note\"><p>this<br>\nis<br>\na<br>\nmultiline<br>\nnote</p>\n</li>" in noted
+
+
+def test_a_note_keeps_its_line_breaks_on_turn_and_game_pages(tmp_path) -> None:
+    """Each line of a multi-line #note is a line on the page, raw HTML escaped unless
+    allow_html is on."""
+    record = ("#player1 a a\n#player2 b b\n#note before\nthe game\n"
+              ">a: AB 8G AB +8 8\n#note first *line*\nsecond <b>line</b>\n")
+    for allow_html, bold in ((False, "&lt;b&gt;line&lt;/b&gt;"), (True, "<b>line</b>")):
+        event = make_event(tmp_path / f"ev-{allow_html}", {
+            "game.gcg": record, "event.yaml": f"allow_html: {str(allow_html).lower()}\n"})
+        out = tmp_path / f"o-{allow_html}"
+        run_build(str(event), "-o", str(out), "--quiet")
+        assert (f'<li class="note"><p>first <em>line</em><br>\nsecond {bold}</p>\n</li>'
+                in (out / "game/1.html").read_text())
+        assert "<p>before<br>\nthe game</p>" in (out / "game/index.html").read_text()
+
+
+def test_the_event_description_keeps_the_lines_yaml_gives_it(tmp_path) -> None:
+    """Markdown keeps line breaks in the event's description as in notes: a literal
+    block (|) keeps its lines, a folded one (>) is one paragraph."""
+    game = "#player1 a a\n#player2 b b\n>a: AB 8G AB +8 8\n"
+    for name, style, paragraph in (("literal", "|", "Venue: Town Hall<br>\nDirector: Ann"),
+                                   ("folded", ">", "Venue: Town Hall Director: Ann")):
+        event = make_event(tmp_path / name, {
+            "game.gcg": game,
+            "event.yaml": f"description: {style}\n  Venue: Town Hall\n  Director: Ann\n"})
+        out = tmp_path / f"{name}-site"
+        assert run_build(str(event), "-o", str(out), "--quiet").exit_code == 0
+        assert f"<p>{paragraph}</p>" in (out / "index.html").read_text()
 
 
 def test_phoney_and_withdrawal_are_marked(sample_site) -> None:

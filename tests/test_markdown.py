@@ -48,3 +48,20 @@ def test_lines_markdown_may_act_on_go_through_markdown_it(text: str) -> None:
 def test_raw_html_stays_escaped_in_plain_and_marked_up_notes() -> None:
     assert "<script>" not in render_markdown("<script>alert(1)</script> it's 5%")
     assert render_markdown('say "hi"') == '<p>say &quot;hi&quot;</p>\n'
+
+
+@pytest.mark.parametrize("allow_html", [False, True])
+def test_a_note_written_line_by_line_keeps_its_lines(allow_html: bool) -> None:
+    """Annotators write a #note line by line (its continuation lines): each line stays a
+    line, plain or marked up, with raw HTML on or off; a blank line still starts a new
+    paragraph."""
+    assert render_markdown("this\nis\na note", allow_html) == "<p>this<br>\nis<br>\na note</p>\n"
+    assert render_markdown("*best* was\n8H QI", allow_html) == \
+        "<p><em>best</em> was<br>\n8H QI</p>\n"
+    assert render_markdown("one\n\ntwo", allow_html) == "<p>one</p>\n<p>two</p>\n"
+
+
+def test_kept_line_breaks_let_no_raw_html_through() -> None:
+    html = render_markdown("first line\n<script>alert(1)</script>\n<b>bold</b>")
+    assert html == ("<p>first line<br>\n&lt;script&gt;alert(1)&lt;/script&gt;<br>\n"
+                    "&lt;b&gt;bold&lt;/b&gt;</p>\n")

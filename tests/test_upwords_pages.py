@@ -218,3 +218,16 @@ def test_a_phoney_is_marked_on_the_score_sheet(tmp_path) -> None:
     sheet = (tmp_path / "site/g/index.html").read_text(encoding="utf-8")
     rows = re.findall(r'<tr class="([^"]*)"><td><a href="(\d+)\.html"', sheet)
     assert [number for classes, number in rows if "phoney" in classes.split()] == ["3"]
+
+
+def test_a_multi_line_note_keeps_its_lines(tmp_path) -> None:
+    """As on crossword turn pages: each line of a note is a line on the page."""
+    note = b"#note Tobi throws back the V: a single-tile exchange, as the Upwords rules allow."
+    record = RECORD.read_bytes()
+    assert note in record
+    event = make_event(tmp_path / "ev", {"g.gcg": record.replace(
+        note, b"#note Tobi throws back the V:\na single-tile exchange,\n<i>as allowed</i>")})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    page = (tmp_path / "o/g/4.html").read_text(encoding="utf-8")
+    assert ('<li class="note"><p>Tobi throws back the V:<br>\na single-tile exchange,<br>\n'
+            "&lt;i&gt;as allowed&lt;/i&gt;</p>\n</li>") in page
