@@ -283,9 +283,7 @@ class TurnPages:
                 tile_text(turn.rack) if turn.rack else turn.event.rack, turn.words),
             score_table=self._score_tables(player_lines(game, position), position.game_over),
             notes=self._notes(index), problems=self._problems_of(index),
-            unseen_counts=self._unseen_counts.keyed(
-                (unseen.total, unseen.vowels, unseen.consonants, unseen.blanks, unseen.bag),
-                unseen),
+            unseen_counts=self._unseen_counts.keyed(unseen[1:], unseen),  # all but tiles
             unseen_tiles=self._unseen_tiles(unseen.tiles),
             cgp=game.cgp(index), turn_list=self._turn_list.for_turn(number),
             result=self._result(index),

@@ -152,6 +152,14 @@ class Unseen(NamedTuple):
     consonants: int
     blanks: int
     bag: int
+    viewer: str | None
+    """The name of the player to move, whose view the tiles are (the bag and the other
+    racks, which the page shows beside them: the heading must say whose view it is);
+    None when they are every tile off the board (the game is over, or the record tells
+    nothing of the mover's rack)."""
+    partial: bool
+    """The viewer's rack is partly unknown: the tiles are the viewer's unseen ones and
+    the unknown tiles of the viewer's rack."""
 
 
 def player_lines(game: CrosswordGame, position: Position) -> tuple[PlayerLine, ...]:
@@ -190,7 +198,19 @@ def unseen_view(game: CrosswordGame, position: Position,
     tiles = unseen_tiles(game.rules, position, off_board)
     vowels, consonants, blanks = vowel_consonant_counts(game.rules, tiles)
     return Unseen(tuple([(TILE_TEXTS[label], count) for label, count in tiles.items()]),
-                  sum(tiles.values()), vowels, consonants, blanks, position.bag)
+                  sum(tiles.values()), vowels, consonants, blanks, position.bag,
+                  *_viewer(game, position))
+
+
+def _viewer(game: CrosswordGame, position: Position) -> tuple[str | None, bool]:
+    """(``Unseen.viewer``, ``Unseen.partial``): :func:`unseen_tiles` takes away the
+    known tiles of the mover's rack, when the record tells any."""
+    seat = position.to_move
+    rack = position.racks[seat] if seat is not None and position.racks else None
+    if seat is None or rack is None:
+        return None, False
+    known = len(rack) - rack.count(UNKNOWN)
+    return game.record.players[seat].name, known < position.rack_sizes[seat]
 
 
 class TurnUnseen:

@@ -120,11 +120,37 @@ def test_turn_page_shows_move_scores_racks_notes_and_cgp(sample_site) -> None:
     assert squares["O15"] == "O15, empty, triple word"
     first = board_squares((sample_site / "round-2/table-2/1.html").read_text())
     assert first["H8"] == "H8, empty, double word (centre)"
-    assert "Unseen tiles:" in text and "in the bag" in text
+    assert "Unseen by RightBehindYou: " in text and "in the bag" in text
     assert '<textarea id="cgp-text" readonly' in html
     assert 'href="4.html" rel="prev"' in html and 'href="6.html" rel="next"' in html
     noted = (sample_site / "round-2/table-2/17.html").read_text()
     assert "<li class=\"note\"><p>this<br>\nis<br>\na<br>\nmultiline<br>\nnote</p>\n</li>" in noted
+
+
+def _unseen_section(html: str) -> str:
+    return text_of(html.split('aria-labelledby="unseen-h">', 1)[1].split("</section>", 1)[0])
+
+
+def test_the_unseen_tiles_say_whose_view_they_are(sample_site) -> None:
+    """The unseen tiles are the player to move's (the bag and the other rack, shown in
+    the score table beside them), and the heading says so; once the game is over they
+    are the tiles off the board, the racks left."""
+    folder = sample_site / "round-2/table-2"
+    turn17 = (folder / "17.html").read_text()
+    table = text_of(turn17.split('<table class="score-table"', 1)[1].split("</table>")[0])
+    assert "HastyBot to move 360 (+128) CDEEFGO RightBehindYou 232 (-128) HLMOORY" in table
+    assert '<section class="unseen" aria-labelledby="unseen-h">\n<h2 id="unseen-h">' in turn17
+    unseen = _unseen_section(turn17)
+    # 24 in the bag and RightBehindYou's HLMOORY; none of HastyBot's own CDEEFGO
+    assert unseen.startswith(" Unseen by HastyBot: 31 16 vowels, 15 consonants · 24 in the bag ")
+    tiles = set(unseen.split("in the bag")[1].split())
+    assert set("HLMORY") <= tiles and not set("CDFG") & tiles
+    for number in (28, 29):
+        page = (folder / f"{number}.html").read_text()
+        assert "The game is over." in text_of(page)
+        assert re.search(r"HastyBot 516 \(\+\d+\) I ", text_of(page))
+        assert _unseen_section(page) == \
+            " Tiles off the board: 1 1 vowel, 0 consonants · 0 in the bag I "
 
 
 def test_a_note_keeps_its_line_breaks_on_turn_and_game_pages(tmp_path) -> None:

@@ -291,7 +291,7 @@ def test_r20_peter_turn_pages_show_the_rack_the_end_line_tells(corpus_site) -> N
         assert "unknown" not in _score_table(html)
     text = text_of((slug / "21.html").read_text())
     assert " ?AEKPRR/ANO 327/489 0 " in text  # the CGP agrees
-    assert "Unseen tiles: 3 " in text  # Josh's ANO, the bag empty
+    assert "Unseen by Peter: 3 " in text  # Josh's ANO, the bag empty
 
 
 def _off_board(game, position) -> Counter[str]:
@@ -382,7 +382,7 @@ def test_peters_rack_and_the_unseen_tiles_after_his_withdrawn_phoney(corpus_site
     turn17 = (slug / "17.html").read_text()
     text = text_of(turn17)
     # 11 in the bag and Josh's 7: nothing of Peter's own rack is unseen to him.
-    assert "Unseen tiles: 18 " in text and "11 in the bag" in text
+    assert "Unseen by Peter: 18 " in text and "11 in the bag" in text
     unseen = text_of(turn17.split('class="unseen"', 1)[1].split("</section>", 1)[0])
     assert "?" not in unseen and " R × 2 " in unseen  # Josh's R and one in the bag: not 3
     assert " ?BCHRUY/ADNRSYZ 277/420 " in text

@@ -220,7 +220,7 @@ def test_the_turn_page_after_a_withdrawn_out_play_counts_the_unseen_tiles(tmp_pa
     score_table = text_of(page.split('<table class="score-table"', 1)[1].split("</table>")[0])
     assert "Josh Castellano to move 505 (+112) F" in score_table
     unseen = text_of(page.split('class="unseen"', 1)[1].split("</section>", 1)[0])
-    assert "Unseen tiles: 7 2 vowels, 5 consonants · 0 in the bag" in unseen
+    assert "Unseen by Josh Castellano: 7 2 vowels, 5 consonants · 0 in the bag" in unseen
     assert unseen.split("0 in the bag", 1)[1].split() == list("ACEHLRT")
 
 

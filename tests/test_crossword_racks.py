@@ -4,7 +4,7 @@ reads them (``pgm.crossword_racks``)."""
 from __future__ import annotations
 
 from conftest import CORPUS, SAMPLE_GAMES, gcg_bytes
-from sitehelpers import make_event, run_build
+from sitehelpers import make_event, run_build, text_of
 
 from pgm.crossword import replay
 from pgm.crossword_model import unseen_tiles
@@ -139,3 +139,34 @@ def test_a_withdrawals_rack_is_not_checked_against_the_phoneys_tiles() -> None:
     assert b">Peter_Armstrong: EEQ --  -7 400" in record
     game = replay(parse_gcg(record, "t.gcg"))
     assert [m for m in messages(game) if "cannot" in m] == []
+
+
+def test_the_unseen_tiles_heading_says_what_is_known_of_the_movers_rack(tmp_path) -> None:
+    """The tiles the player to move has not seen are the full set less the board and
+    that rack: with only part of the rack known (a record giving only the tiles played)
+    the heading says it takes away its known tiles; with none of it known, the tiles are
+    every tile off the board, and it says that."""
+    event = make_event(tmp_path / "ev", {
+        "partial.gcg": gcg_bytes("""
+            #player1 Ann Ann
+            #player2 Bob Bob
+            >Ann: AEINRSX 8D RAINES +14 14
+            >Bob: DGUY D8 .UDGY +20 20
+            """),
+        "unknown.gcg": gcg_bytes("""
+            #player1 Ann Ann
+            #player2 Bob Bob
+            >Ann: RAINES 8D RAINES +14 14
+            >Bob: ? - +0 0
+            """)})
+    assert run_build(str(event), "-o", str(tmp_path / "o"), "--strict").exit_code == 0
+    headings = {page: _unseen_heading((tmp_path / "o" / page).read_text())
+                for page in ("partial/1.html", "partial/2.html", "unknown/2.html")}
+    # Bob's DGUY + 3 unknown (the bag's 80, Ann's 7 and Bob's 3 unknown tiles)
+    assert headings == {"partial/1.html": "Not on the board or known on Bob's rack: 90",
+                        "partial/2.html": "Not on the board or known on Ann's rack: 89",
+                        "unknown/2.html": "Tiles off the board: 94"}
+
+
+def _unseen_heading(html: str) -> str:
+    return text_of(html.split('<h2 id="unseen-h">', 1)[1].split("</h2>", 1)[0])
