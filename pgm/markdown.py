@@ -4,11 +4,11 @@ Raw HTML is off (markdown-it's ``js-default`` preset, which also refuses
 ``javascript:``/``data:`` links) unless the event config sets ``allow_html``; this is the
 one place that marks rendered text as safe for the templates.
 
-Line breaks are kept (markdown-it's ``breaks``): annotators write a ``#note`` line by
-line (its continuation lines), and so do organisers listing venue, dates and director in
-a description; joined into one line, such text reads as one run-on sentence. A YAML
-description meant as flowing paragraphs is written as a folded ``>`` block, which YAML
-joins before markdown sees it.
+Line breaks in a record's text are kept (markdown-it's ``breaks``): annotators write a
+``#note`` line by line (its continuation lines), and joined into one line such text
+reads as one run-on sentence. The event's description in ``event.yaml`` is markdown as
+everywhere else, its lines wrapped in the file and joined on the page (a hard break
+is two spaces or a backslash at the end of a line).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 @cache
-def _renderer(allow_html: bool) -> MarkdownIt:
+def _renderer(allow_html: bool, breaks: bool) -> MarkdownIt:
     """Made when the first text is rendered: most games have no notes, and loading the
     parser is a good part of starting pgm."""
     from markdown_it import MarkdownIt
@@ -33,18 +33,19 @@ def _renderer(allow_html: bool) -> MarkdownIt:
     # with raw HTML on or off (_plain_paragraph)
     md = MarkdownIt("commonmark" if allow_html else "js-default",
                     {"html": allow_html, "linkify": False, "typographer": False,
-                     "breaks": True, "xhtmlOut": False})
+                     "breaks": breaks, "xhtmlOut": False})
     if not allow_html:
         md.disable("html_inline", ignoreInvalid=True)
         md.disable("html_block", ignoreInvalid=True)
     return md
 
 
-def render_markdown(text: str, allow_html: bool = False) -> Markup:
+def render_markdown(text: str, allow_html: bool = False, breaks: bool = True) -> Markup:
+    """``text`` as HTML; ``breaks``: its line breaks kept (see above)."""
     cleaned = strip_bidi_controls(text)
     if _PLAIN_LINE.fullmatch(cleaned):
-        return Markup(_plain_paragraph(cleaned))  # noqa: S704 - escaped in _plain_paragraph
-    return Markup(_renderer(allow_html).render(cleaned))  # noqa: S704 - rendered safely above
+        return Markup(_plain_paragraph(cleaned, breaks))  # noqa: S704 - escaped there
+    return Markup(_renderer(allow_html, breaks).render(cleaned))  # noqa: S704 - rendered safely
 
 
 _LINE = r"(?![0-9]{1,9}[.)])(?:[^\W_]|#(?=[^\W_]))(?:[^\W_]|[ ,.;:?!#'\"()/%+=@$-])*(?<! )"
@@ -56,10 +57,12 @@ annotators are such lines, and markdown-it takes some hundred microseconds to sa
 note on every few turns of a whole season."""
 
 
-def _plain_paragraph(lines: str) -> str:
+def _plain_paragraph(lines: str, breaks: bool) -> str:
     """What markdown-it makes of lines matching ``_PLAIN_LINE``: a paragraph, with the
-    one character among those allowed that it escapes, and its lines' breaks kept."""
-    return "<p>" + lines.replace('"', "&quot;").replace("\n", "<br>\n") + "</p>\n"
+    one character among those allowed that it escapes, and its lines' breaks kept when
+    ``breaks``."""
+    text = lines.replace('"', "&quot;")
+    return "<p>" + (text.replace("\n", "<br>\n") if breaks else text) + "</p>\n"
 
 
 def strip_bidi_controls(text: str) -> str:

@@ -86,7 +86,7 @@ def _description(configs: ConfigSet) -> str:
         return ""
     from pgm.markdown import render_markdown
 
-    return render_markdown(event.description, event.allow_html)
+    return render_markdown(event.description, event.allow_html, breaks=False)
 
 
 def live_json(entries: list[GameEntry], spoiler_free: bool, keep: bool = True,

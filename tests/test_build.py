@@ -168,15 +168,18 @@ def test_a_note_keeps_its_line_breaks_on_turn_and_game_pages(tmp_path) -> None:
         assert "<p>before<br>\nthe game</p>" in (out / "game/index.html").read_text()
 
 
-def test_the_event_description_keeps_the_lines_yaml_gives_it(tmp_path) -> None:
-    """Markdown keeps line breaks in the event's description as in notes: a literal
-    block (|) keeps its lines, a folded one (>) is one paragraph."""
+def test_the_event_description_is_markdown_whose_lines_join(tmp_path) -> None:
+    """Unlike a record's notes, written line by line, the description in event.yaml is
+    prose wrapped in the file (as the sample's is): its lines make one paragraph, and
+    a line ending in a backslash breaks there, as markdown has it."""
     game = "#player1 a a\n#player2 b b\n>a: AB 8G AB +8 8\n"
-    for name, style, paragraph in (("literal", "|", "Venue: Town Hall<br>\nDirector: Ann"),
-                                   ("folded", ">", "Venue: Town Hall Director: Ann")):
-        event = make_event(tmp_path / name, {
-            "game.gcg": game,
-            "event.yaml": f"description: {style}\n  Venue: Town Hall\n  Director: Ann\n"})
+    for name, lines, paragraph in (
+            ("wrapped", "  The spring open, played\n  at the Town Hall.\n",
+             "The spring open, played\nat the Town Hall."),
+            ("broken", "  Venue: Town Hall\\\n  Director: Ann\n",
+             "Venue: Town Hall<br>\nDirector: Ann")):
+        event = make_event(tmp_path / name, {"game.gcg": game,
+                                             "event.yaml": f"description: |\n{lines}"})
         out = tmp_path / f"{name}-site"
         assert run_build(str(event), "-o", str(out), "--quiet").exit_code == 0
         assert f"<p>{paragraph}</p>" in (out / "index.html").read_text()

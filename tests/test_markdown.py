@@ -14,14 +14,16 @@ from pgm.markdown import _PLAIN_LINE, _renderer, render_markdown, strip_bidi_con
 ALPHABET = ("abcXYZ019éßжλ中٣ ,.;:?!#'\"()/%+=@$-" "*_[]<>&~|`\\\n\t\r\u202e\u00a0")
 
 
-def markdown_it(text: str, allow_html: bool) -> str:
-    return _renderer(allow_html).render(strip_bidi_controls(text))
+def markdown_it(text: str, allow_html: bool, breaks: bool = True) -> str:
+    return _renderer(allow_html, breaks).render(strip_bidi_controls(text))
 
 
 @settings(max_examples=3000, deadline=None)
-@given(text=st.text(alphabet=ALPHABET, max_size=30), allow_html=st.booleans())
-def test_every_text_renders_as_markdown_it_renders_it(text: str, allow_html: bool) -> None:
-    assert render_markdown(text, allow_html) == markdown_it(text, allow_html)
+@given(text=st.text(alphabet=ALPHABET, max_size=30), allow_html=st.booleans(),
+       breaks=st.booleans())
+def test_every_text_renders_as_markdown_it_renders_it(text: str, allow_html: bool,
+                                                      breaks: bool) -> None:
+    assert render_markdown(text, allow_html, breaks) == markdown_it(text, allow_html, breaks)
 
 
 @pytest.mark.parametrize("text", [
@@ -32,6 +34,7 @@ def test_every_text_renders_as_markdown_it_renders_it(text: str, allow_html: boo
 def test_plain_lines_take_the_short_way_to_the_same_paragraph(text: str) -> None:
     assert _PLAIN_LINE.fullmatch(text)
     assert render_markdown(text) == markdown_it(text, False)
+    assert render_markdown(text, breaks=False) == markdown_it(text, False, breaks=False)
 
 
 @pytest.mark.parametrize("text", [
