@@ -45,6 +45,12 @@ def supported_extensions() -> list[str]:
     return sorted(_REPORTERS)
 
 
+def is_record(record: RecordInput) -> bool:
+    """A file of a kind pgm reads: ``gather`` also passes on files named that are not
+    (``pgm check *``), each reported as such."""
+    return not record.empty_folder and record.path.suffix.lower() in _REPORTERS
+
+
 def check_file(path: Path, settings: GameSettings | None = None
                ) -> tuple[dict[str, Any], list[Diagnostic]]:
     """Replay one record with the ``event.yaml`` settings of its event (none: the
@@ -78,10 +84,12 @@ def event_warnings(records: Sequence[RecordInput]) -> list[Diagnostic]:
     event checked together: a game recorded twice, a player's name spelled two ways.
     A director checks before building (or in CI), and ``build --strict`` fails on
     these. Each record is loaded again as the build loads it, for its index entry: a
-    second replay, only where an event has two records or more to compare."""
-    by_event: defaultdict[Path | None, list[RecordInput]] = defaultdict(list)
+    second replay, only where an event has two records or more to compare. Drafts are
+    left out, as the build leaves them out, and so are files in no event: unrelated
+    files that happen to be named together."""
+    by_event: defaultdict[Path, list[RecordInput]] = defaultdict(list)
     for record in records:
-        if not record.empty_folder:
+        if record.event is not None and is_record(record) and not record.settings.draft:
             by_event[record.event].append(record)
     found = []
     for group in by_event.values():

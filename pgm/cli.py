@@ -35,7 +35,13 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
     Each record gets the settings of its event's event.yaml files, as in `pgm build`.
     Exit status 1 if any file (or event.yaml) has an error.
     """
-    from pgm.check import check_empty_folder, check_file, event_warnings, supported_extensions
+    from pgm.check import (
+        check_empty_folder,
+        check_file,
+        event_warnings,
+        is_record,
+        supported_extensions,
+    )
     from pgm.record_inputs import gather
 
     reports = []
@@ -64,7 +70,7 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
         json.dump(reports, sys.stdout, ensure_ascii=False, indent=1)
         click.echo()
     else:  # on stderr: the problems stay the only lines an editor reads from stdout
-        records = sum(not record.empty_folder for record in inputs.records)
+        records = sum(map(is_record, inputs.records))
         click.echo(f"Checked {records} record{'s' if records != 1 else ''}: {errors} error(s), "
                    f"{len(found) - errors} warning(s).", err=True)
     sys.exit(1 if errors else 0)

@@ -42,8 +42,8 @@ def test_a_copy_of_a_record_is_warned_of_at_the_copy(tmp_path) -> None:
     assert checked.stderr == "Checked 3 records: 0 error(s), 1 warning(s).\n"
     reports = json.loads(CliRunner().invoke(main, ["check", "--json", str(event)]).stdout)
     assert [(report["path"], [d["message"][:17] for d in report["diagnostics"]])
-            for report in reports] == [(str(copy), ["the same game as "]),
-                                       (str(original), []), (str(event / "round-2/table-1.gcg"), [])]
+            for report in reports] == [(str(copy), ["the same game as "]), (str(original), []),
+                                       (str(event / "round-2/table-1.gcg"), [])]
     alone = CliRunner().invoke(main, ["check", str(copy)])  # nothing to compare it with
     assert (alone.exit_code, alone.stdout) == (0, "")
 
@@ -136,3 +136,21 @@ def test_a_name_spelled_two_ways_in_a_division_is_warned_of_at_the_rarer_spellin
     assert players.count(">Doug</th>") == 2 and players.count(">doug</th>") == 1
     checked = CliRunner().invoke(main, ["check", str(event / "a"), str(event / "b")])
     assert re.findall(r"^(.*): warning: player (.*)$", checked.stdout, re.MULTILINE) == warned
+
+
+def test_check_compares_the_records_of_an_event_only(tmp_path) -> None:
+    """Named among an event's records, a file pgm does not read is reported as such (it
+    made the comparison fail); a draft copy is left out, as the build leaves it out;
+    files in no event are unrelated files, not an event's copies."""
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": "title: Spring Open\ngames:\n  r1/b.gcg:\n    draft: true\n",
+        "r1/a.gcg": DOUG_V_EMELY, "r1/b.gcg": DOUG_V_EMELY, "r1/c.gcg": OTHER,
+        "README.md": "# Spring Open\n"})
+    checked = CliRunner().invoke(main, ["check", str(event / "README.md"), str(event / "r1")])
+    assert checked.exit_code == 1
+    assert checked.stdout == (f"{event / 'README.md'}: error: unknown record type "
+                              "(expected .cgp, .gcg, .gn, .ubf)\n")
+    assert checked.stderr == "Checked 3 records: 1 error(s), 0 warning(s).\n"
+    loose = make_event(tmp_path, {"x/g.gcg": DOUG_V_EMELY, "y/g.gcg": DOUG_V_EMELY})
+    apart = CliRunner().invoke(main, ["check", str(loose / "x/g.gcg"), str(loose / "y/g.gcg")])
+    assert (apart.exit_code, apart.stdout) == (0, "")

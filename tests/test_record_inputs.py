@@ -55,10 +55,14 @@ def test_check_gives_a_record_its_events_settings_however_it_is_named(event, nam
     assert report["diagnostics"] == []
 
 
+CLEAN_ONE = "Checked 1 record: 0 error(s), 0 warning(s).\n"
+"""What check says of one record with no problem: only its count, on stderr."""
+
+
 def test_check_from_inside_the_records_folder(event, monkeypatch) -> None:
     monkeypatch.chdir(event / "fr/round-1")
     checked = run("check", "g.gcg")
-    assert (checked.exit_code, checked.stdout, checked.stderr) == (0, "", "Checked 1 record: 0 error(s), 0 warning(s).\n")
+    assert (checked.exit_code, checked.stdout, checked.stderr) == (0, "", CLEAN_ONE)
 
 
 def test_a_games_pattern_gives_one_record_its_lexicon(tmp_path, monkeypatch) -> None:
@@ -102,7 +106,7 @@ def test_a_record_in_no_event_is_checked_alone(tmp_path, monkeypatch) -> None:
                           "other-event/g.gcg": FRENCH.read_bytes()})
     monkeypatch.chdir(tmp_path)
     checked = run("check", "loose.gcg")
-    assert (checked.exit_code, checked.stdout, checked.stderr) == (0, "", "Checked 1 record: 0 error(s), 0 warning(s).\n")
+    assert (checked.exit_code, checked.stdout, checked.stderr) == (0, "", CLEAN_ONE)
 
 
 def test_the_event_is_the_folder_whose_event_yaml_names_it(tmp_path, monkeypatch) -> None:
