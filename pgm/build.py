@@ -40,6 +40,7 @@ from pgm.output import (
     discard,
     publish,
     remove_leftovers,
+    site_folder,
     staging_folder,
 )
 from pgm.record_inputs import in_built_site, no_records
@@ -386,21 +387,32 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
                                      plan.drafts))
         result.files_written += len(site) + 2
         if (out / MARKER).is_file():
-            carry_over(out, stage, _made_by_pgm(replaced, stage))
+            carry_over(out, stage, _made_by_pgm(replaced, out, stage))
         publish(stage, out)
     except BaseException:
         discard(stage)
         raise
 
 
-def _made_by_pgm(replaced: BuildState | None, stage: Path) -> Callable[[str], bool]:
+def _made_by_pgm(replaced: BuildState | None, out: Path, stage: Path
+                 ) -> Callable[[str], bool]:
     """Whether a path below the site being replaced is pgm's: its marker, ``static/``,
     and what the site's state lists. Without a state that can be read (a site of an
-    older pgm), what the new site has again is taken for pgm's, and all else is kept."""
+    older pgm), pgm's are what the new site has again and every file of a folder that
+    holds a ``game.json`` (a game's: one removed or made a draft since must go, spoilers
+    and all); all else is kept."""
     if replaced is None:
-        return lambda relative: relative == MARKER or os.path.lexists(stage / relative)
+        site = site_folder(out)
+        return lambda relative: (relative == MARKER or relative.startswith("static/")
+                                 or os.path.lexists(stage / relative)
+                                 or _in_game_folder(site, relative))
     made = replaced.made_paths() | {MARKER}
     return lambda relative: relative in made or relative.startswith("static/")
+
+
+def _in_game_folder(site: Path, relative: str) -> bool:
+    folder, _, name = relative.rstrip("/").rpartition("/")
+    return bool(folder) and (site / folder / "game.json").is_file()
 
 
 def _same_game(state: BuildState, change: Change) -> GameState | None:

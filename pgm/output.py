@@ -143,18 +143,17 @@ def build_alive(pid: str) -> bool:
     return True
 
 
-def carry_over(out: Path, stage: Path, made: Callable[[str], bool]) -> list[str]:
+def carry_over(out: Path, stage: Path, made: Callable[[str], bool]) -> None:
     """Put in ``stage`` every file of the site in ``out`` that pgm did not make (``made``
     says, from a path below the site), at the same place: a ``CNAME`` for GitHub Pages,
     an ``.htaccess``, a folder of photos. A full build replaces the whole folder, and
     pgm never deletes what it did not create. Files are linked, not moved, so that a
     build that fails after this leaves them where they were; a link stays a link and an
-    empty folder is made again. Returns the paths carried over.
+    empty folder is made again. (``static/`` is pgm's whole: a theme adds files there.)
 
     A file of the user's where the new site puts one of its own fails the build before
     anything changes: pgm overwrites neither."""
     site = site_folder(out)
-    carried = []
     for folder, subfolders, files in os.walk(site):
         here = os.path.relpath(folder, site)
         prefix = "" if here == "." else here.replace(os.sep, "/") + "/"
@@ -162,12 +161,9 @@ def carry_over(out: Path, stage: Path, made: Callable[[str], bool]) -> list[str]
             relative = prefix + name
             if not made(relative) and not _TEMPORARY.fullmatch(name):
                 _carry(site / relative, stage / relative, relative)
-                carried.append(relative)
         subfolders[:] = [d for d in subfolders if not os.path.islink(os.path.join(folder, d))]
         if prefix and not files and not subfolders and not made(prefix):
             (stage / here).mkdir(parents=True, exist_ok=True)
-            carried.append(prefix)
-    return carried
 
 
 _TEMPORARY = re.compile(r"\..+\.\d+\.tmp")
@@ -175,6 +171,8 @@ _TEMPORARY = re.compile(r"\..+\.\d+\.tmp")
 
 
 def _carry(source: Path, target: Path, relative: str) -> None:
+    """Link ``source``, a file of the user's, to ``target`` in the new site (a copy
+    across filesystems, a link made again), unless the new site has a file there."""
     if os.path.lexists(target):
         raise OutputError(f"{source} is not a file pgm made, and the new site has a file "
                           f"of its own at {relative}; move yours elsewhere and build again")

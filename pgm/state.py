@@ -181,7 +181,7 @@ class BuildState:
         made = {STATE_NAME, *self.site_files}
         for slug, game in self.games.items():
             made.update(f"{slug}/{name}" for name in game.files)
-        folders = set()
+        folders: set[str] = set()
         for path in made:
             parts = path.split("/")[:-1]
             folders.update("/".join(parts[:depth]) + "/" for depth in range(1, len(parts) + 1))

@@ -194,18 +194,22 @@ def test_a_full_rebuild_keeps_the_files_a_user_put_in_the_site(tmp_path) -> None
     assert _hidden(tmp_path) == []
 
 
-def test_a_site_with_no_state_to_read_keeps_what_the_new_site_does_not_make(tmp_path) -> None:
-    """Without the state of the last build (removed, or of an older pgm), pgm cannot
-    tell its old files from the user's: it keeps all that the new site does not
-    replace."""
+def test_a_site_with_no_state_to_read_keeps_all_but_pgms_pages(tmp_path) -> None:
+    """Without the state of the last build (removed, or of an older pgm), pgm takes for
+    its own what the new site has again and every game's folder (it holds a game.json):
+    a game made a draft since loses its pages, spoilers and all; the rest is kept."""
     event = _event(tmp_path)
+    (event / "h.gcg").write_bytes(GOOD.replace(b"andy", b"beth"))
     site = tmp_path / "site"
     assert run_build(str(event), "-o", str(site)).exit_code == 0
     added = _with_files_of_the_users(site)
     (site / ".pgm-state.json").unlink()
+    (event / "event.yaml").write_text("title: Club night\ngames:\n  h.gcg:\n    draft: true\n")
     assert run_build(str(event), "-o", str(site)).exit_code == 0
+    del added["g/scoresheet-scan.pdf"]  # in a game's folder: taken for pgm's
     assert {relative: (site / relative).read_bytes() for relative in added} == added
-    assert (site / ".pgm-state.json").is_file()
+    assert not (site / "h").exists() and not (site / "g/scoresheet-scan.pdf").exists()
+    assert (site / ".pgm-state.json").is_file() and (site / "g/1.html").is_file()
 
 
 def test_a_users_file_where_the_new_site_puts_one_fails_the_build_and_changes_nothing(
