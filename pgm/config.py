@@ -373,8 +373,7 @@ def _games(entry: Entry, sink: DiagnosticSink) -> tuple[Glob, ...]:
             if key in _GAME_KEYS:
                 _game_key(override, str(key), item, entry.line_of(pattern, key), sink)
             else:
-                sink.warning(entry.line_of(pattern, key), _unknown_key(
-                    str(key), set(_GAME_KEYS), f" under games -> '{pattern}'"))
+                sink.warning(entry.line_of(pattern, key), _unknown_game_key(str(key), pattern))
         result.append(make_glob(str(pattern), override, line))
     return tuple(result)
 
@@ -395,3 +394,16 @@ def _unknown_key(key: str, known: set[str], where: str = "") -> str:
     close = difflib.get_close_matches(key.casefold(), known, n=1)
     hint = f"did you mean '{close[0]}'?" if close else f"known keys: {', '.join(sorted(known))}"
     return f"unknown key '{key}'{where} ignored ({hint})"
+
+
+def _unknown_game_key(key: str, pattern: object) -> str:
+    """The warning for a key of a ``games:`` entry that is not a game's: one of the
+    whole event's (or a typo of one) is said to go at the top of event.yaml."""
+    where = f" under games -> '{pattern}'"
+    meant = key if key in _EVENT_KEYS else next(
+        iter(difflib.get_close_matches(key.casefold(), {*_GAME_KEYS, *_EVENT_KEYS}, n=1)), "")
+    if meant in _EVENT_KEYS and meant not in _GAME_KEYS:
+        return (f"{'key' if meant == key else 'unknown key'} '{key}'{where} ignored: "
+                f"{'' if meant == key else f'did you mean {meant!r}? '}'{meant}' is a setting "
+                "of the whole event, given at the top of event.yaml")
+    return _unknown_key(key, set(_GAME_KEYS), where)

@@ -333,11 +333,17 @@ def test_an_event_key_below_the_root_says_which_folder_to_build(tmp_path) -> Non
 def test_an_unknown_key_names_the_key_it_most_likely_meant(tmp_path) -> None:
     """A typo gets the key meant; a key like none gets the list of keys."""
     event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": (
-        "title: Open\nSpoiler_fre: true\ncolour: red\n")})
+        "title: Open\nSpoiler_fre: true\ncolour: red\ngames:\n  g.gcg:\n    descripton: x\n"
+        "    spoiler_free: true\n")})
     result = CliRunner().invoke(main, ["check", str(event)])
     config = event / "event.yaml"
     assert result.stdout.splitlines() == [
         f"{config}:2: warning: unknown key 'Spoiler_fre' ignored (did you mean 'spoiler_free'?)",
         f"{config}:3: warning: unknown key 'colour' ignored (known keys: allow_html, base_url, "
         "board, css, description, distribution, division, draft, games, lexicon, live, "
-        "live_poll_seconds, orientation, round, spoiler_free, table, theme, theme_dir, title)"]
+        "live_poll_seconds, orientation, round, spoiler_free, table, theme, theme_dir, title)",
+        f"{config}:6: warning: unknown key 'descripton' under games -> 'g.gcg' ignored: did "
+        "you mean 'description'? 'description' is a setting of the whole event, given at the "
+        "top of event.yaml",
+        f"{config}:7: warning: key 'spoiler_free' under games -> 'g.gcg' ignored: "
+        "'spoiler_free' is a setting of the whole event, given at the top of event.yaml"]
