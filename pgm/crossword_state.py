@@ -24,8 +24,6 @@ from pgm.tiles import RACK_LABELS, UNKNOWN, Distribution
 Rack = tuple[str, ...] | None
 Racks = tuple[Rack, ...]
 
-_WITHDRAWAL = EventKind.WITHDRAWAL  # a name: naming a kind is slow on Python 3.11
-
 
 class State(NamedTuple):
     """A ``Position`` without its racks."""
@@ -209,10 +207,9 @@ def _stated_excess(turn: Turn, before: Position, spare: dict[str, int],
     stated rack alone is too many of are left out: the replay warns of them. A
     withdrawal's rack is the phoney's, checked at the phoney's line."""
     stated = turn.rack
-    if turn.event.kind is _WITHDRAWAL:
-        return ()
     shown = before.racks[turn.player] if turn.player < len(before.racks) else None
-    if not stated or stated == shown or not Counter(stated) - Counter(shown or ()):
+    if (not stated or stated == shown or turn.event.kind is EventKind.WITHDRAWAL
+            or not Counter(stated) - Counter(shown or ())):
         return ()
     held = Counter(tile for tile in stated if tile != UNKNOWN)
     for seat, rack in enumerate(before.racks):

@@ -179,7 +179,7 @@ class ScoreTables:
 
 
 _GAME_HOLES = {"label": "game_label", "updated": "game_updated",
-               "updated_time": "game_updated_time"}
+               "updated_utc": "game_updated_utc"}
 """The attributes of ``game`` a turn page plan shared by many games may print, and the
 holes they are filled in from."""
 

@@ -55,7 +55,7 @@ class GameEntry:
     with the same players and moves are copies of one game."""
 
     @property
-    def updated_time(self) -> str:
+    def updated_utc(self) -> str:
         """The date and time of ``updated`` (``YYYY-MM-DD HH:MM:SS``, UTC), as a live page
         shows it: a change made yesterday must not read as today's."""
         return f"{self.updated[:10]} {self.updated[11:19]}" if self.updated else ""
