@@ -174,14 +174,20 @@ def _with_files_of_the_users(site: Path) -> dict[str, bytes]:
     return added
 
 
-def test_a_full_rebuild_keeps_the_files_a_user_put_in_the_site(tmp_path) -> None:
-    """A changed event.yaml renders everything and replaces the folder; what pgm did not
-    make is there after it as before, while a removed game's pages (pgm's) go."""
+def _site_of_two_games_with_files_of_the_users(tmp_path: Path
+                                               ) -> tuple[Path, Path, dict[str, bytes]]:
+    """An event of games g and h built, then files added to its site by hand."""
     event = _event(tmp_path)
     (event / "h.gcg").write_bytes(GOOD.replace(b"andy", b"beth"))
     site = tmp_path / "site"
     assert run_build(str(event), "-o", str(site)).exit_code == 0
-    added = _with_files_of_the_users(site)
+    return event, site, _with_files_of_the_users(site)
+
+
+def test_a_full_rebuild_keeps_the_files_a_user_put_in_the_site(tmp_path) -> None:
+    """A changed event.yaml renders everything and replaces the folder; what pgm did not
+    make is there after it as before, while a removed game's pages (pgm's) go."""
+    event, site, added = _site_of_two_games_with_files_of_the_users(tmp_path)
     (event / "h.gcg").unlink()
     (event / "event.yaml").write_text("title: Club night, round 2\n")
     result = run_build(str(event), "-o", str(site))
@@ -198,11 +204,7 @@ def test_a_site_with_no_state_to_read_keeps_all_but_pgms_pages(tmp_path) -> None
     """Without the state of the last build (removed, or of an older pgm), pgm takes for
     its own what the new site has again and every game's folder (it holds a game.json):
     a game made a draft since loses its pages, spoilers and all; the rest is kept."""
-    event = _event(tmp_path)
-    (event / "h.gcg").write_bytes(GOOD.replace(b"andy", b"beth"))
-    site = tmp_path / "site"
-    assert run_build(str(event), "-o", str(site)).exit_code == 0
-    added = _with_files_of_the_users(site)
+    event, site, added = _site_of_two_games_with_files_of_the_users(tmp_path)
     (site / ".pgm-state.json").unlink()
     (event / "event.yaml").write_text("title: Club night\ngames:\n  h.gcg:\n    draft: true\n")
     assert run_build(str(event), "-o", str(site)).exit_code == 0
