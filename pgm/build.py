@@ -368,13 +368,14 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
     from pgm.event_moves import write_event_moves
 
     stage = staging_folder(out)
+    kept_from = replaced if options.keep_last_good else None
     try:
         plan = plan_games(event.configs, event.sources, None)
-        if replaced is not None and options.keep_last_good:
-            plan.changes = [replace(c, previous=_same_game(replaced, c)) for c in plan.changes]
+        if kept_from is not None:
+            plan.changes = [replace(c, previous=_same_game(kept_from, c)) for c in plan.changes]
         _copy_static(event.configs, stage, event.theme_files)
         states = _run(plan, options, event, stage, False, result, progress,
-                      out if replaced is not None and options.keep_last_good else None)
+                      out if kept_from is not None else None)
         site = []
         for path, chunks in _render_site(event, _entries(plan, states), keep=False):
             with open(stage / path, "w", encoding="utf-8", newline="",
@@ -401,17 +402,20 @@ def _made_by_pgm(replaced: BuildState | None, out: Path, stage: Path
     older pgm), pgm's are what the new site has again and every file of a folder that
     holds a ``game.json`` (a game's: one removed or made a draft since must go, spoilers
     and all); all else is kept."""
+    listed: Callable[[str], bool]
     if replaced is None:
         site = site_folder(out)
-        return lambda relative: (relative == MARKER or relative.startswith("static/")
-                                 or os.path.lexists(stage / relative)
-                                 or _in_game_folder(site, relative))
-    made = replaced.made_paths() | {MARKER}
-    return lambda relative: relative in made or relative.startswith("static/")
+
+        def listed(relative: str) -> bool:
+            return os.path.lexists(stage / relative) or _in_game_folder(site, relative)
+    else:
+        listed = replaced.made_paths().__contains__
+    return lambda relative: (relative == MARKER or relative.startswith("static/")
+                             or listed(relative))
 
 
 def _in_game_folder(site: Path, relative: str) -> bool:
-    folder, _, name = relative.rstrip("/").rpartition("/")
+    folder = relative.rstrip("/").rpartition("/")[0]
     return bool(folder) and (site / folder / "game.json").is_file()
 
 

@@ -402,8 +402,9 @@ def _unknown_game_key(key: str, pattern: object) -> str:
     where = f" under games -> '{pattern}'"
     meant = key if key in _EVENT_KEYS else next(
         iter(difflib.get_close_matches(key.casefold(), {*_GAME_KEYS, *_EVENT_KEYS}, n=1)), "")
-    if meant in _EVENT_KEYS and meant not in _GAME_KEYS:
-        return (f"{'key' if meant == key else 'unknown key'} '{key}'{where} ignored: "
-                f"{'' if meant == key else f'did you mean {meant!r}? '}'{meant}' is a setting "
-                "of the whole event, given at the top of event.yaml")
-    return _unknown_key(key, set(_GAME_KEYS), where)
+    if meant not in _EVENT_KEYS or meant in _GAME_KEYS:
+        return _unknown_key(key, set(_GAME_KEYS), where)
+    setting = f"'{meant}' is a setting of the whole event, given at the top of event.yaml"
+    if meant == key:
+        return f"key '{key}'{where} ignored: {setting}"
+    return f"unknown key '{key}'{where} ignored: did you mean '{meant}'? {setting}"

@@ -283,13 +283,19 @@ def _stated_rack_warning(record: GcgRecord, distribution: Distribution, turn: Tu
         f"{record.players[seat].nick}'s {write_rack(rack)}"
         for seat in [(turn.player + k) % seats for k in range(1, seats)]
         if (rack := before.racks[seat]) and not labels.isdisjoint(rack))
-    held = " and ".join(f"{held} {label!r}" for label, held, _count in excess)
-    has = " and ".join(str(count) for _label, _held, count in excess)
+    held, has = _excess_words(excess)
     nick = record.players[turn.player].nick
     return Diagnostic(record.path, turn.event.line, Severity.WARNING,
                       f"the rack {turn.event.rack} cannot be right: with {holders} and the "
                       f"board it makes {held} tiles, but the {distribution.name} set has "
                       f"{has}; {nick}'s rack is shown as their other lines tell it")
+
+
+def _excess_words(excess: Excess) -> tuple[str, str]:
+    """How many of each tile are held and how many the set has, as both warnings say
+    them: ("11 'I' and 7 'N'", "9 and 6")."""
+    return (" and ".join(f"{held} {label!r}" for label, held, _count in excess),
+            " and ".join(str(count) for _label, _held, count in excess))
 
 
 def _racks_warning(record: GcgRecord, distribution: Distribution, turn: Turn,
@@ -304,8 +310,7 @@ def _racks_warning(record: GcgRecord, distribution: Distribution, turn: Turn,
     holders = " and ".join(f"{record.players[seat].nick}'s {write_rack(rack)}"
                            for seat in order
                            if (rack := racks[seat]) and not labels.isdisjoint(rack))
-    held = " and ".join(f"{held} {label!r}" for label, held, _count in excess)
-    has = " and ".join(str(count) for _label, _held, count in excess)
+    held, has = _excess_words(excess)
     left = " and ".join(f"{record.players[seat].nick}'s" for seat in seats)
     left += " racks" if len(seats) > 1 else " rack"
     return Diagnostic(record.path, turn.event.line, Severity.WARNING,

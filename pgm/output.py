@@ -157,12 +157,13 @@ def carry_over(out: Path, stage: Path, made: Callable[[str], bool]) -> None:
     for folder, subfolders, files in os.walk(site):
         here = os.path.relpath(folder, site)
         prefix = "" if here == "." else here.replace(os.sep, "/") + "/"
-        for name in files + [d for d in subfolders if os.path.islink(os.path.join(folder, d))]:
+        links = [d for d in subfolders if os.path.islink(os.path.join(folder, d))]
+        subfolders[:] = [d for d in subfolders if d not in links]
+        for name in files + links:
             relative = prefix + name
             if not made(relative) and not _TEMPORARY.fullmatch(name):
                 _carry(site / relative, stage / relative, relative)
-        subfolders[:] = [d for d in subfolders if not os.path.islink(os.path.join(folder, d))]
-        if prefix and not files and not subfolders and not made(prefix):
+        if prefix and not files and not links and not subfolders and not made(prefix):
             (stage / here).mkdir(parents=True, exist_ok=True)
 
 
