@@ -56,9 +56,8 @@ class GameEntry:
 
     @property
     def updated_utc(self) -> str:
-        """The date and time of ``updated`` (``YYYY-MM-DD HH:MM:SS``, UTC), as a live page
-        shows it: a change made yesterday must not read as today's."""
-        return f"{self.updated[:10]} {self.updated[11:19]}" if self.updated else ""
+        """``updated`` as a live page shows it (see :func:`utc_text`)."""
+        return utc_text(self.updated)
 
     def __hash__(self) -> int:
         """By slug alone: equal entries have equal slugs, and the index pages key their
@@ -87,6 +86,12 @@ class GameEntry:
         if self.stopped_at is not None:
             return "stopped by an error"
         return "unfinished" if self.unfinished else "finished"
+
+
+def utc_text(iso: str) -> str:
+    """The date and time of an ISO time in UTC (``YYYY-MM-DD HH:MM:SS``), as pages show
+    the last update without JavaScript: a change made yesterday must not read as today's."""
+    return f"{iso[:10]} {iso[11:19]}" if iso else ""
 
 
 @dataclass(frozen=True)

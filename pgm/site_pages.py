@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pgm.config import ConfigSet
 from pgm.fragments import fragment_once
-from pgm.site_model import GameEntry, group_games, player_index
+from pgm.site_model import GameEntry, group_games, player_index, utc_text
 
 if TYPE_CHECKING:
     import jinja2
@@ -59,7 +59,7 @@ def render_site_files(env: jinja2.Environment, configs: ConfigSet, entries: list
     def index(games: list[GameEntry], latest_update: str) -> dict[str, Any]:
         return dict(common, description=description(), divisions=group_games(games),
                     spoiler_free=event.spoiler_free, any_live=any(e.live for e in entries),
-                    latest_update=latest_update)
+                    latest_update=latest_update, latest_update_utc=utc_text(latest_update))
 
     pages: dict[str, Callable[[], dict[str, Any]]] = {
         "index.html": lambda: index(entries, _latest_update(entries)),
