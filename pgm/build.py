@@ -328,6 +328,8 @@ def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path
         if writes is not None:
             writes.staged += outcome.staged
             writes.stale += outcome.stale
+            before = set(change.previous.paths) if change.previous else set()
+            writes.new += (path for path in outcome.state.paths if path not in before)
         outcome.state.remember(change.record)
         states[change.source.slug] = outcome.state
         result.rendered_games += not outcome.kept
@@ -477,6 +479,9 @@ def _made_in_place(options: BuildOptions, event: _Event, state: BuildState, out:
         # Every page made before any is written: a template error writes nothing.
         pages = [(path, "".join(chunks))
                  for path, chunks in _render_site(event, _entries(plan, states), keep=True)]
+        listed = set(state.site_files)
+        writes.new += (path for path, _ in pages if path not in listed)
+        writes.refuse_users_files(out, state)
     except BaseException:
         writes.discard(out, (change.source.slug for change in plan.changes))
         raise

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pgm.output import build_alive
-from pgm.state import remove_staged
+from pgm.output import OutputError, build_alive
+from pgm.state import BuildState, remove_staged
 
 
 @dataclass
@@ -24,6 +24,22 @@ class InPlaceWrites:
 
     staged: list[tuple[str, str]] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)
+    new: list[str] = field(default_factory=list)
+    """Paths, below the output folder, of the files this rebuild makes where the last
+    build made none (a game added, an index page of a new round)."""
+
+    def refuse_users_files(self, out: Path, last: BuildState) -> None:
+        """Fail, before anything is written, when a file a user put in the site (not in
+        the ``last`` build's files) is where this rebuild puts one of its own: pgm never
+        overwrites what it did not create. A full build refuses the same."""
+        made: set[str] | None = None
+        for path in self.new:
+            if os.path.lexists(out / path):
+                made = last.made_paths() if made is None else made
+                if path not in made:
+                    raise OutputError(f"{out / path} is not a file pgm made, and the site "
+                                      f"now has a file of its own there; move yours "
+                                      f"elsewhere and build again")
 
     def commit(self, out: Path) -> None:
         # imported here: a rebuild with nothing changed never loads the rendering machinery
