@@ -161,14 +161,21 @@ def carry_over(out: Path, stage: Path, made: Callable[[str], bool]) -> None:
         subfolders[:] = [d for d in subfolders if d not in links]
         for name in files + links:
             relative = prefix + name
-            if not made(relative) and not _TEMPORARY.fullmatch(name):
+            if not made(relative) and not _killed_builds_file(prefix, name, made):
                 _carry(site / relative, stage / relative, relative)
         if prefix and not files and not links and not subfolders and not made(prefix):
             (stage / here).mkdir(parents=True, exist_ok=True)
 
 
-_TEMPORARY = re.compile(r"\..+\.\d+\.tmp")
+_TEMPORARY = re.compile(r"\.(.+)\.\d+\.tmp")
 """A file a killed build left while it wrote the one it names (``pgm.state.stage_write``)."""
+
+
+def _killed_builds_file(prefix: str, name: str, made: Callable[[str], bool]) -> bool:
+    """Whether ``name`` is a file a killed build left beside one of pgm's: a user's file
+    that only looks like one (``.draft.2024.tmp``) is the user's."""
+    temporary = _TEMPORARY.fullmatch(name)
+    return temporary is not None and made(prefix + temporary.group(1))
 
 
 def _carry(source: Path, target: Path, relative: str) -> None:

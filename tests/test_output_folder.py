@@ -165,7 +165,8 @@ def _with_files_of_the_users(site: Path) -> dict[str, bytes]:
     """What a director adds to a published site by hand: a custom domain for GitHub
     Pages, a server rule, photos, a file in a game's folder."""
     added = {"CNAME": b"chess.example.org\n", ".htaccess": b"Options -Indexes\n",
-             "photos/prize-giving.jpg": b"\xff\xd8\xff", "g/scoresheet-scan.pdf": b"%PDF"}
+             "photos/prize-giving.jpg": b"\xff\xd8\xff", "g/scoresheet-scan.pdf": b"%PDF",
+             ".backup.2024.tmp": b"named like pgm's temporary files, but of no file of pgm's"}
     for relative, data in added.items():
         (site / relative).parent.mkdir(parents=True, exist_ok=True)
         (site / relative).write_bytes(data)
@@ -190,6 +191,7 @@ def test_a_full_rebuild_keeps_the_files_a_user_put_in_the_site(tmp_path) -> None
     event, site, added = _site_of_two_games_with_files_of_the_users(tmp_path)
     (event / "h.gcg").unlink()
     (event / "event.yaml").write_text("title: Club night, round 2\n")
+    (site / "g" / ".1.html.4194304.tmp").write_text("a killed build's half-written page")
     result = run_build(str(event), "-o", str(site))
     assert result.exit_code == 0, result.output
     assert "round 2" in (site / "index.html").read_text(encoding="utf-8")
@@ -197,6 +199,7 @@ def test_a_full_rebuild_keeps_the_files_a_user_put_in_the_site(tmp_path) -> None
     assert (site / "photos" / "to-sort").is_dir()
     assert os.readlink(site / "club") == "/srv/club"
     assert not (site / "h").exists() and (site / "g" / "1.html").is_file()
+    assert not (site / "g" / ".1.html.4194304.tmp").exists()
     assert _hidden(tmp_path) == []
 
 
@@ -232,3 +235,28 @@ def test_a_users_file_where_the_new_site_puts_one_fails_the_build_and_changes_no
     assert (site / "sitemap.xml").read_text(encoding="utf-8") == "<urlset/>"
     assert (site / "index.html").read_bytes() == index
     assert _hidden(tmp_path) == []
+
+
+def test_a_game_added_where_a_user_put_a_file_fails_the_rebuild_and_changes_nothing(
+        tmp_path) -> None:
+    """The rebuild that adds a game writes in place; a page the user put at one of the
+    new game's addresses is neither overwritten nor taken for pgm's, and the live site
+    gets none of the new game's pages."""
+    event = _event(tmp_path)
+    site = tmp_path / "site"
+    assert run_build(str(event), "-o", str(site)).exit_code == 0
+    (site / "h").mkdir()
+    (site / "h" / "index.html").write_text("<p>Coming soon</p>", encoding="utf-8")
+    index = (site / "index.html").read_bytes()
+    (event / "h.gcg").write_bytes(GOOD.replace(b"andy", b"beth"))
+    result = run_build(str(event), "-o", str(site))
+    assert result.exit_code == 1
+    assert (f"Error: {site / 'h' / 'index.html'} is not a file pgm made, and the site now "
+            "has a file of its own there; move yours elsewhere and build again"
+            in result.output)
+    assert (site / "h" / "index.html").read_text(encoding="utf-8") == "<p>Coming soon</p>"
+    assert sorted(p.name for p in (site / "h").iterdir()) == ["index.html"]
+    assert (site / "index.html").read_bytes() == index
+    (site / "h" / "index.html").unlink()
+    assert run_build(str(event), "-o", str(site)).exit_code == 0
+    assert "beth" in (site / "h" / "index.html").read_text(encoding="utf-8")
