@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pgm import __version__
+from pgm.build_errors import BuildError, OutputFolderError
 from pgm.changes import Change, Plan, plan_games
 from pgm.config import ConfigSet, base_url_problem, load_configs
 from pgm.diagnostics import Diagnostic, Severity
@@ -26,11 +26,11 @@ from pgm.discover import (
     make_sources,
     shown_name,
     skipped_warnings,
-    special_kind,
     tree_files,
     walk_records,
 )
 from pgm.event_checks import name_variants, repeated_games
+from pgm.file_io import atomic_write
 from pgm.in_place import STAGING_MARK, InPlaceWrites, remove_killed_rebuilds
 from pgm.output import (
     MARKER,
@@ -44,31 +44,18 @@ from pgm.output import (
     staging_folder,
 )
 from pgm.record_inputs import in_built_site, no_records
-from pgm.resources import builtin_dir
+from pgm.site_inputs import copy_static, site_fingerprint, theme_dir
 from pgm.state import (
     BuildState,
     GameState,
-    atomic_write,
-    fingerprint,
     load_state,
-    read_regular,
     save_state,
-    tree_fingerprint,
 )
 from pgm.wrong_folder import wrong_folder
 
 if TYPE_CHECKING:
     from pgm.event_moves import Layout
     from pgm.site_model import GameEntry
-
-
-class BuildError(Exception):
-    """The build cannot start or finish; nothing was changed in the output folder."""
-
-
-class OutputFolderError(BuildError):
-    """The output folder is one pgm must not write (see pgm.output.check_output): no
-    edit of the event's files can change that, so ``pgm watch`` stops on it."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +143,7 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     if options.base_url is not None and (problem := base_url_problem(options.base_url)):
         raise BuildError(f"--base-url {problem}")
     event, state, skipped = _read_event(options, out)
-    site_print = _site_fingerprint(event.configs, event.theme_files)
+    site_print = site_fingerprint(event.configs, event.theme_files)
     remove_leftovers(out)
     replaced = None
     if state is not None and state.site_fingerprint != site_print:
@@ -209,8 +196,8 @@ def _read_event(options: BuildOptions, out: Path
     if configs.has_errors:
         raise BuildError("the event configuration has errors:\n" +
                          "\n".join(str(d) for d in configs.diagnostics))
-    theme_dir = _theme_dir(configs)
-    theme_files, odd = tree_files(theme_dir, root.resolve()) if theme_dir else ([], [])
+    theme = theme_dir(configs)
+    theme_files, odd = tree_files(theme, root.resolve()) if theme else ([], [])
     return _Event(configs, sources, found, theme_files, empty), state, skipped + odd
 
 
@@ -375,7 +362,7 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
         plan = plan_games(event.configs, event.sources, None)
         if kept_from is not None:
             plan.changes = [replace(c, previous=_same_game(kept_from, c)) for c in plan.changes]
-        _copy_static(event.configs, stage, event.theme_files)
+        copy_static(event.configs, stage, event.theme_files)
         states = _run(plan, options, event, stage, False, result, progress,
                       out if kept_from is not None else None)
         site = []
@@ -506,22 +493,6 @@ def _update_event_files(event: _Event, states: dict[str, GameState], state: Buil
     return [p for p, _ in site] + [MOVES_NAME], layout
 
 
-# ---------------------------------------------------------------------------------------
-# Inputs that shape the whole site
-
-
-def _site_fingerprint(configs: ConfigSet, theme_files: list[tuple[str, str]]) -> str:
-    css = [_inside_event(configs.root, name, "css") for name in configs.event.css]
-    return fingerprint(__version__, repr(configs.event),
-                       tree_fingerprint(_builtin_files("templates"), _builtin_files("static"),
-                                        theme_files),
-                       *(p.read_bytes() if p.is_file() else b"" for p in css))
-
-
-def _builtin_files(name: str) -> list[tuple[str, str]]:
-    return tree_files(builtin_dir(name), None)[0]
-
-
 def _failing_template(exc: BaseException) -> str:
     """The template and line an error was raised from (Jinja rewrites the traceback)."""
     from pgm.render import template_frame
@@ -529,66 +500,3 @@ def _failing_template(exc: BaseException) -> str:
     where, line = template_frame(exc) or (getattr(exc, "filename", None) or "a template",
                                           getattr(exc, "lineno", None))
     return f"{where}, line {line}" if line else where
-
-
-def _theme_dir(configs: ConfigSet) -> Path | None:
-    name = configs.event.theme_dir
-    if not name:
-        return None
-    path = _inside_event(configs.root, name, "theme_dir")
-    if not path.is_dir():
-        raise BuildError(f"{configs.root / 'event.yaml'}: key 'theme_dir': folder {name} "
-                         "does not exist")
-    return path
-
-
-def _inside_event(root: Path, name: str, key: str) -> Path:
-    path = (root / name).resolve()
-    if not path.is_relative_to(root.resolve()):
-        raise BuildError(f"{root / 'event.yaml'}: key '{key}': {name} is outside the event "
-                         "folder")
-    return path
-
-
-EVENT_CSS = "static/event"
-"""Where the event's own stylesheets go, each at its path below the event folder
-(``css: styles/club.css`` -> ``static/event/styles/club.css``): no built-in static
-file lives there, and two stylesheets of one name in different folders stay apart."""
-
-
-def _copy_static(configs: ConfigSet, stage: Path, theme_files: list[tuple[str, str]]
-                 ) -> None:
-    """Built-in static files first, then those of the theme's ``static/`` folder
-    (same-named files win), then the event's stylesheets, each in a place of its own
-    below ``static/event/``. The files copied are the ones the site's fingerprint took:
-    of a theme, no named pipe, device, socket, broken link or link leading out of the
-    event (``pgm.discover.tree_files``, which warns of them)."""
-    target = stage / "static"
-    _copy_files(_builtin_files("static"), target)
-    _copy_files([(relative.removeprefix("static/"), path) for relative, path in theme_files
-                 if relative.startswith("static/")], target)
-    for css in configs.event.css:
-        source = _inside_event(configs.root, css, "css")
-        if not source.is_file():
-            kind = special_kind(source.stat().st_mode) if source.exists() else ""
-            raise BuildError(f"{configs.root / 'event.yaml'}: key 'css': {css} " +
-                             (f"is {kind}, not a regular file" if kind else "does not exist"))
-        copy = stage / EVENT_CSS / css
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        copy.write_bytes(_read_static(source))
-
-
-def _copy_files(files: list[tuple[str, str]], target: Path) -> None:
-    for relative, path in files:
-        copy = target / relative
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        copy.write_bytes(_read_static(Path(path)))
-
-
-def _read_static(path: Path) -> bytes:
-    """A static file's bytes, read without waiting (a file made a named pipe since it
-    was listed is refused, not waited for)."""
-    try:
-        return read_regular(path)[0]
-    except OSError as exc:
-        raise BuildError(f"{path}: cannot read: {exc.strerror}") from None

@@ -19,9 +19,9 @@ from pgm.config import CONFIG_NAME, GameSettings
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import Source, shown_name
 from pgm.event_checks import name_variants, repeated_games
+from pgm.file_io import read_regular
 from pgm.record_inputs import RecordInput, no_records
 from pgm.site_model import GameEntry
-from pgm.state import read_regular
 
 Reporter = Callable[[bytes, str, GameSettings], tuple[dict[str, Any], list[Diagnostic]]]
 

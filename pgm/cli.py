@@ -11,8 +11,9 @@ from pathlib import Path
 import click
 
 from pgm import __version__
-from pgm.build import BuildError, BuildOptions, BuildResult, OutputFolderError
+from pgm.build import BuildOptions, BuildResult
 from pgm.build import build as build_site
+from pgm.build_errors import BuildError, OutputFolderError
 from pgm.config import base_url_problem
 from pgm.diagnostics import Severity
 from pgm.discover import shown_name

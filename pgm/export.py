@@ -44,8 +44,8 @@ from pgm.check import check_file
 from pgm.config import CONFIG_NAME
 from pgm.diagnostics import Diagnostic
 from pgm.discover import RECORD_EXTENSIONS
+from pgm.file_io import stage_write
 from pgm.record_inputs import RecordInput
-from pgm.state import stage_write
 
 FORMATS = ("csv", "json")
 
@@ -265,7 +265,7 @@ def save(output: Path, text: str, records: Iterable[Path]) -> None:
 
 def _replace(path: Path, data: bytes, mode: int | None) -> None:
     """Replace ``path`` by a file of ``data`` in one rename in its own folder, as the
-    site's files are (:func:`pgm.state.stage_write`); ``mode`` is the replaced file's (a
+    site's files are (:func:`pgm.file_io.stage_write`); ``mode`` is the replaced file's (a
     new file gets the usual 0o666 less the umask). No temporary file is left."""
     temp = None
     try:

@@ -11,8 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pgm.file_io import remove_staged
 from pgm.output import OutputError, build_alive
-from pgm.state import BuildState, remove_staged
+from pgm.state import BuildState
 
 
 @dataclass

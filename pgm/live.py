@@ -26,7 +26,8 @@ from pathlib import Path
 
 import watchfiles
 
-from pgm.build import BuildError, BuildOptions, BuildResult, OutputFolderError, build
+from pgm.build import BuildOptions, BuildResult, build
+from pgm.build_errors import BuildError, OutputFolderError
 from pgm.discover import RECORD_EXTENSIONS
 
 Report = Callable[[BuildResult | BuildError], None]

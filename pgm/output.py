@@ -168,7 +168,7 @@ def carry_over(out: Path, stage: Path, made: Callable[[str], bool]) -> None:
 
 
 _TEMPORARY = re.compile(r"\.(.+)\.\d+\.tmp")
-"""A file a killed build left while it wrote the one it names (``pgm.state.stage_write``)."""
+"""A file a killed build left while it wrote the one it names (``pgm.file_io.stage_write``)."""
 
 
 def _killed_builds_file(prefix: str, name: str, made: Callable[[str], bool]) -> bool:

@@ -24,10 +24,10 @@ from jinja2.compiler import CodeGenerator, Frame
 from markupsafe import Markup, escape
 
 from pgm import __version__
+from pgm.file_io import read_regular
 from pgm.fragments import fragment_global
 from pgm.markdown import strip_bidi_controls
 from pgm.resources import builtin_dir
-from pgm.state import read_regular
 
 
 def _without_bidi_controls(value: object) -> object:

@@ -18,12 +18,10 @@ could leave every part of the stamp as it was, is still noticed.
 
 from __future__ import annotations
 
-import errno
 import functools
 import hashlib
 import json
 import os
-import stat
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -33,6 +31,7 @@ from typing import Any
 
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import name_bytes
+from pgm.file_io import read_regular
 from pgm.site_model import GameEntry
 
 STATE_NAME = ".pgm-state.json"
@@ -358,24 +357,6 @@ def record_print(path: Path, known: RecordPrint | None, now_ns: int) -> RecordPr
                        _stamp(info) if _settled(info, now_ns) else None)
 
 
-def read_regular(path: Path) -> tuple[bytes, os.stat_result]:
-    """The bytes of a regular file and the stamp of the very file read, taken before
-    reading it (a write that lands meanwhile gives the file a newer stamp). Opened
-    without waiting, so that a named pipe put in a record's place is refused with
-    :class:`NotRegularFile` instead of waiting for a writer forever."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    with open(fd, "rb", buffering=0) as handle:  # read whole: no buffer needed
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
-        return handle.read(), info
-
-
-class NotRegularFile(OSError):
-    """A named pipe, device or socket where a file is read: never read (a pipe would
-    wait for a writer forever, a device may never end)."""
-
-
 def _settled(info: os.stat_result, now_ns: int) -> bool:
     coarse = info.st_mtime_ns % 1_000_000 == 0 or info.st_ctime_ns % 1_000_000 == 0
     age = COARSE_SETTLED_NS if coarse else SETTLED_NS
@@ -407,45 +388,3 @@ def tree_fingerprint(*trees: Sequence[tuple[str, str]]) -> str:
 
 _file_prints: dict[str, RecordPrint] = {}
 """By path: what the files of the templates and themes of this process hash to."""
-
-
-def atomic_write(path: Path, content: str | bytes) -> bool:
-    """Replace ``path`` in one rename (temp file in the same folder); False if unchanged.
-
-    A web server serving the folder hands out either the old file or the new one,
-    never a mix, and never a 404 for a file that existed.
-    """
-    temp = stage_write(path, content)
-    if temp is None:
-        return False
-    os.replace(temp, path)
-    return True
-
-
-def stage_write(path: Path, content: str | bytes, owner: int | None = None) -> Path | None:
-    """Write ``content`` to a temporary file beside ``path``, to be renamed onto it
-    (``os.replace``) when the caller is ready; None when ``path`` holds it already.
-    ``owner`` (default this process) names the build the file is for, whose
-    :func:`remove_staged` finds it should the build fail."""
-    data = content.encode("utf-8") if isinstance(content, str) else content
-    try:
-        if path.read_bytes() == data:
-            return None
-    except OSError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.parent / f".{path.name}.{owner or os.getpid()}.tmp"
-    # No fsync: readers need atomicity, not durability across power loss, and a live
-    # rebuild should take milliseconds.
-    try:
-        temp.write_bytes(data)
-    except BaseException:  # a full disk: no half-written file is left
-        temp.unlink(missing_ok=True)
-        raise
-    return temp
-
-
-def remove_staged(folder: Path, owner: int) -> None:
-    """The temporary files :func:`stage_write` left in ``folder`` for build ``owner``."""
-    for temp in folder.glob(f".*.{owner}.tmp"):
-        temp.unlink(missing_ok=True)

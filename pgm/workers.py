@@ -25,11 +25,12 @@ import jinja2
 
 from pgm.config import ConfigSet, GameSettings
 from pgm.discover import Source
+from pgm.file_io import read_regular, stage_write
 from pgm.output import write_files
 from pgm.render import Theme, make_environment, placed, template_failure, template_frame
 from pgm.resources import builtin_dir
 from pgm.site_pages import render_game_files
-from pgm.state import GameState, read_regular, stage_write
+from pgm.state import GameState
 
 if TYPE_CHECKING:
     from pgm.diagnostics import Diagnostic

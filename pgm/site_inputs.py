@@ -1,0 +1,91 @@
+"""What shapes every page of a site, beyond the records: pgm's own templates and static
+files, the event's theme folder and stylesheets. Their fingerprint decides whether a
+build can render only the changed games, and the static files are copied as it took them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pgm import __version__
+from pgm.build_errors import BuildError
+from pgm.config import ConfigSet
+from pgm.discover import special_kind, tree_files
+from pgm.file_io import read_regular
+from pgm.resources import builtin_dir
+from pgm.state import fingerprint, tree_fingerprint
+
+
+def site_fingerprint(configs: ConfigSet, theme_files: list[tuple[str, str]]) -> str:
+    css = [_inside_event(configs.root, name, "css") for name in configs.event.css]
+    return fingerprint(__version__, repr(configs.event),
+                       tree_fingerprint(_builtin_files("templates"), _builtin_files("static"),
+                                        theme_files),
+                       *(p.read_bytes() if p.is_file() else b"" for p in css))
+
+
+def _builtin_files(name: str) -> list[tuple[str, str]]:
+    return tree_files(builtin_dir(name), None)[0]
+
+
+def theme_dir(configs: ConfigSet) -> Path | None:
+    name = configs.event.theme_dir
+    if not name:
+        return None
+    path = _inside_event(configs.root, name, "theme_dir")
+    if not path.is_dir():
+        raise BuildError(f"{configs.root / 'event.yaml'}: key 'theme_dir': folder {name} "
+                         "does not exist")
+    return path
+
+
+def _inside_event(root: Path, name: str, key: str) -> Path:
+    path = (root / name).resolve()
+    if not path.is_relative_to(root.resolve()):
+        raise BuildError(f"{root / 'event.yaml'}: key '{key}': {name} is outside the event "
+                         "folder")
+    return path
+
+
+EVENT_CSS = "static/event"
+"""Where the event's own stylesheets go, each at its path below the event folder
+(``css: styles/club.css`` -> ``static/event/styles/club.css``): no built-in static
+file lives there, and two stylesheets of one name in different folders stay apart."""
+
+
+def copy_static(configs: ConfigSet, stage: Path, theme_files: list[tuple[str, str]]
+                 ) -> None:
+    """Built-in static files first, then those of the theme's ``static/`` folder
+    (same-named files win), then the event's stylesheets, each in a place of its own
+    below ``static/event/``. The files copied are the ones the site's fingerprint took:
+    of a theme, no named pipe, device, socket, broken link or link leading out of the
+    event (``pgm.discover.tree_files``, which warns of them)."""
+    target = stage / "static"
+    _copy_files(_builtin_files("static"), target)
+    _copy_files([(relative.removeprefix("static/"), path) for relative, path in theme_files
+                 if relative.startswith("static/")], target)
+    for css in configs.event.css:
+        source = _inside_event(configs.root, css, "css")
+        if not source.is_file():
+            kind = special_kind(source.stat().st_mode) if source.exists() else ""
+            raise BuildError(f"{configs.root / 'event.yaml'}: key 'css': {css} " +
+                             (f"is {kind}, not a regular file" if kind else "does not exist"))
+        copy = stage / EVENT_CSS / css
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(_read_static(source))
+
+
+def _copy_files(files: list[tuple[str, str]], target: Path) -> None:
+    for relative, path in files:
+        copy = target / relative
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(_read_static(Path(path)))
+
+
+def _read_static(path: Path) -> bytes:
+    """A static file's bytes, read without waiting (a file made a named pipe since it
+    was listed is refused, not waited for)."""
+    try:
+        return read_regular(path)[0]
+    except OSError as exc:
+        raise BuildError(f"{path}: cannot read: {exc.strerror}") from None
