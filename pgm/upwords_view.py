@@ -136,14 +136,10 @@ def describe(turn: UpwordsTurn, game: UpwordsGame) -> str:
 
 
 def player_lines(game: UpwordsGame, index: int) -> tuple[PlayerLine, ...]:
-    """Scores as recorded after ``turns[index]``; a rack is known only for the player to
-    move, when the record's next event is theirs and gives its rack."""
+    """Scores as recorded after ``turns[index]``, and each player's rack as far as the
+    record tells it (see ``_racks_held``)."""
     position = game.turns[index].position
-    following = game.turns[index + 1] if index + 1 < len(game.turns) else None
-    known: dict[int, str] = {}
-    if (following is not None and following.player == position.to_move
-            and following.event.kind.is_turn and following.event.rack):
-        known[following.player] = following.event.rack
+    known = _racks_held(game.turns, index, len(position.scores))
     lines = []
     for seat, player in enumerate(game.record.players[: len(position.scores)]):
         others = [s for i, s in enumerate(position.scores) if i != seat]
@@ -152,6 +148,29 @@ def player_lines(game: UpwordsGame, index: int) -> tuple[PlayerLine, ...]:
                                 score - max(others) if others else 0, known.get(seat, ""),
                                 position.to_move == seat))
     return tuple(lines)
+
+
+_FROM_HELD_RACK = frozenset({EventKind.PLAY, EventKind.PASS, EventKind.EXCHANGE,
+                             EventKind.END_RACK_PENALTY})
+"""Events whose line states the rack its player holds when it comes: a withdrawal states
+the rack before the play it takes back, and a time penalty need not state one."""
+
+
+def _racks_held(turns: tuple[UpwordsTurn, ...], index: int, seats: int) -> dict[int, str]:
+    """Seat -> rack after ``turns[index]``: a player holds, from their last draw until
+    their next line, the rack that line states, since no one else's move changes it.
+    Unknown when the record ends first, or that line is not made from the rack held."""
+    known: dict[int, str] = {}
+    seen: set[int] = set()
+    for turn in turns[index + 1:]:
+        if turn.player in seen:
+            continue
+        seen.add(turn.player)
+        if turn.event.kind in _FROM_HELD_RACK and turn.event.rack:
+            known[turn.player] = turn.event.rack
+        if len(seen) == seats:
+            break
+    return known
 
 
 def score_sheet(game: UpwordsGame, diagnostics_by_line: dict[int, list[Diagnostic]]

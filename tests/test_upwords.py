@@ -223,3 +223,23 @@ def test_replay_never_raises(text: str) -> None:
     game = replay(parse_gcg((HEAD + text).encode(), "fuzz.gcg"))
     for turn in game.turns:
         assert all(s is None or 1 <= s.height <= 5 for s in turn.position.board.squares)
+
+
+def test_each_rack_after_a_turn_is_the_one_its_players_next_line_states() -> None:
+    """A player's rack changes only on their own lines, so the next one tells it; not a
+    withdrawal's, which states the rack before the phoney it takes back."""
+    from pgm.upwords_view import player_lines
+
+    game = upwords("""
+        >ann: ACTXYZE 5D CAT +6 6
+        >bob: BCDEFGX 5D CXT +4 4
+        >bob: BCDEFGX -- -4 0
+        >ann: RXYZEEQ 5D ..R +4 10
+        >bob: BCDEFGX - +0 0
+        """)
+    racks = [tuple(line.rack for line in player_lines(game, index)) for index in range(5)]
+    assert racks == [("RXYZEEQ", "BCDEFGX"),  # ann's from line 4, bob's from line 2
+                     ("RXYZEEQ", ""),  # bob's phoney is on the board: his rack is not told
+                     ("RXYZEEQ", "BCDEFGX"),
+                     ("", "BCDEFGX"),  # the record ends before ann's next line
+                     ("", "")]

@@ -135,9 +135,10 @@ def test_turn_page_has_the_move_scores_racks_notes_and_navigation(site) -> None:
     assert "Tobias Brandt played S(H)O(RT) at 5D across for 7 points (2 tiles, 2 on top of " \
            "other tiles)" in text
     assert "Rack: DELNOSU" in text and "Words: SHORT" in text
-    # The scores as recorded, and the rack of the player to move from the next event.
+    # The scores as recorded, and each rack from its player's next line: Tobi's from
+    # the exchange two lines on.
     assert re.search(r"Mara Lindqvist to move\s+10 \(\+3\)\s+AEIMSWY", text)
-    assert re.search(r"Tobias Brandt\s+7 \(-3\)\s+unknown", text)
+    assert re.search(r"Tobias Brandt\s+7 \(-3\)\s+DELNUUV", text)
     for link in ('href="1.html" class="first"', 'href="1.html" rel="prev"',
                  'href="3.html" rel="next"', 'href="19.html" class="last"'):
         assert link in html
