@@ -84,8 +84,12 @@ def test_the_set_overview_lists_every_case_and_the_index_counts_them(corpus_site
     for number, case in enumerate(VALID, start=1):
         assert f'<a href="{number}.html">{number}</a>' in overview
         assert f"<td>{case['id']}</td>" in overview
-    index = text_of((corpus_site / "index.html").read_text(encoding="utf-8"))
+    html = (corpus_site / "index.html").read_text(encoding="utf-8")
+    index = text_of(html)
     assert "Position set: cases.cgp" in index and f"{len(VALID)} positions" in index
+    # counted once, as positions: a set has no turns
+    row = re.search(r'<tr[^>]*data-game="cases">.*?</tr>', html, re.S).group(0)
+    assert '<td class="turns"></td>' in row
     data = json.loads((corpus_site / "cases/game.json").read_text(encoding="utf-8"))
     assert data["game"] == "cgp" and data["format"] == "pgm-game/1"
     assert data["turns"] == len(VALID) == len(data["events"])
