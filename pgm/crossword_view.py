@@ -8,7 +8,7 @@ visible text, the screen-reader text and the JSON agree. The board is drawn by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -326,6 +326,20 @@ costs an attribute lookup each time, and every turn of every game comes through 
 
 
 @dataclass(frozen=True)
+class Tick:
+    """One labelled value on an axis of the score chart.
+
+    The labels are HTML laid over the SVG, not SVG text: the SVG is stretched to the
+    page width (``preserveAspectRatio="none"``), which would distort any text inside it.
+    """
+
+    value: int
+    """The score or the turn number shown."""
+    at: float
+    """Where it sits, in percent: from the top for a score, from the left for a turn."""
+
+
+@dataclass(frozen=True)
 class Chart:
     """A score chart as SVG polylines, one per player (no JavaScript library)."""
 
@@ -334,24 +348,74 @@ class Chart:
     lines: tuple[tuple[str, str, int], ...]
     """(player name, points attribute, final score)."""
     max_score: int
+    """The highest score reached (at least 1)."""
     turns: int
+    score_ticks: tuple[Tick, ...]
+    """The gridline values, top first: round steps from at or below the lowest score to
+    above the highest, so no line runs along the frame's top."""
+    turn_ticks: tuple[Tick, ...]
+    """Turn 1, round turn numbers and the last turn (the start is x = 0, no label)."""
+    grid: str
+    """SVG path data for the gridlines inside the frame (the frame draws the outer two)."""
+
+
+_MOST_SCORE_STEPS = 6
+"""At most 7 gridlines: in the chart's 12rem their labels keep clear of each other."""
+_MOST_TURN_STEPS = 6
+"""Round turn numbers along the bottom, besides turn 1 and the last: room for 2-digit
+labels across a 360px phone."""
+
+
+def _round_steps(smallest: int) -> Iterator[int]:
+    """1-2-5 steps from ``smallest`` up (10, 20, 50, 100, ...): values a reader adds up."""
+    scale = smallest
+    while True:
+        yield from (scale, 2 * scale, 5 * scale)
+        scale *= 10
+
+
+def _score_range(low: int, high: int) -> tuple[int, int, int]:
+    """(bottom, top, step) of the gridlines: the smallest round step (at least 10 points:
+    scores are whole numbers and a 0-point game still gets a scale) that puts the top
+    above ``high`` within ``_MOST_SCORE_STEPS`` steps."""
+    step = next(s for s in _round_steps(10)
+                if high // s + 1 - low // s <= _MOST_SCORE_STEPS)
+    return low // step * step, (high // step + 1) * step, step
+
+
+def _turn_numbers(turns: int) -> list[int]:
+    """Turn 1, the round turns and the last turn; a round turn too close to the last
+    one for their labels to stand apart is left out."""
+    step = next(s for s in _round_steps(1) if turns // s <= _MOST_TURN_STEPS)
+    marks = [t for t in range(step, turns, step) if t > 1 and 5 * (turns - t) >= 2 * step]
+    return [1, *marks, turns] if turns > 1 else [1]
 
 
 def score_chart(game: CrosswordGame, width: int = 600, height: int = 200) -> Chart:
+    """The game page's chart: every score after each turn, on round gridlines a spectator
+    can read values off (x = 0 is the start, x = n is turn n)."""
     seats = len(game.start.scores)
     series = [[0] for _ in range(seats)]
     for turn in game.turns:
         for seat in range(seats):
             series[seat].append(turn.position.scores[seat])
-    top = max([1] + [max(s) for s in series])
-    bottom = min([0] + [min(s) for s in series])
-    span = top - bottom or 1
+    high = max(max(s) for s in series) if seats else 0
+    low = min(min(s) for s in series) if seats else 0
+    bottom, top, step = _score_range(low, high)
+    span = top - bottom
     steps = max(len(game.turns), 1)
+
+    def y(score: int) -> str:
+        return f"{height - (score - bottom) * height / span:.1f}"
+
     # every player's line has a point per turn at the same x: written once for all
     xs = [f"{i * width / steps:.1f}," for i in range(len(game.turns) + 1)]
     lines = tuple((game.record.players[seat].name if seat < len(game.record.players) else "",
-                   " ".join([x + f"{height - (v - bottom) * height / span:.1f}"
-                             for x, v in zip(xs, series[seat], strict=True)]),
+                   " ".join([x + y(v) for x, v in zip(xs, series[seat], strict=True)]),
                    series[seat][-1])
                   for seat in range(seats))
-    return Chart(width, height, lines, top, len(game.turns))
+    values = range(top, bottom - 1, -step)
+    return Chart(width, height, lines, max(high, 1), len(game.turns),
+                 tuple(Tick(v, round((top - v) * 100 / span, 2)) for v in values),
+                 tuple(Tick(t, round(t * 100 / steps, 2)) for t in _turn_numbers(len(game.turns))),
+                 "".join(f"M0 {y(v)}H{width}" for v in values if bottom < v < top))
