@@ -351,20 +351,19 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
                 result: BuildResult, progress: Callable[[int], Progress] | None,
                 replaced: BuildState | None = None) -> None:
     """``replaced``: the state of the site in ``out``, if it has one that can be read:
-    what pgm made there, and the games whose last good pages are kept
-    (``keep_last_good``)."""
+    what pgm made there, and what each game was (in progress, its last good pages kept
+    with ``keep_last_good``)."""
     from pgm.event_moves import NAME as MOVES_NAME
     from pgm.event_moves import write_event_moves
 
     stage = staging_folder(out)
-    kept_from = replaced if options.keep_last_good else None
     try:
         plan = plan_games(event.configs, event.sources, None)
-        if kept_from is not None:
-            plan.changes = [replace(c, previous=_same_game(kept_from, c)) for c in plan.changes]
+        if replaced is not None:
+            plan.changes = [replace(c, previous=_same_game(replaced, c)) for c in plan.changes]
         copy_static(event.configs, stage, event.theme_files)
         states = _run(plan, options, event, stage, False, result, progress,
-                      out if kept_from is not None else None)
+                      out if replaced is not None and options.keep_last_good else None)
         site = []
         for path, chunks in _render_site(event, _entries(plan, states), keep=False):
             with open(stage / path, "w", encoding="utf-8", newline="",

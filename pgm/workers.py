@@ -182,13 +182,15 @@ _BUILTIN_TEMPLATES = os.path.join(builtin_dir("templates"), "")
 def _load_and_render(worker: _Worker, task: GameTask, data: bytes) -> GameOutcome:
     game = worker.load_game(task.source, task.settings, data)
     previous = task.previous
-    if task.keep_last_good and previous is not None:
-        if _broken_by_save(previous, game.entry) and not _moved_on(previous, game.entry):
-            kept = _keep_last_good(worker, task, previous, game.entry)
-            if kept is not None:
-                return kept
-        if _followed_through_error(task, previous, game.entry):
-            game = worker.load_game(task.source, replace(task.settings, live=True), data)
+    if task.keep_last_good and previous is not None and \
+            _broken_by_save(previous, game.entry) and not _moved_on(previous, game.entry):
+        kept = _keep_last_good(worker, task, previous, game.entry)
+        if kept is not None:
+            return kept
+    # Any build, not only pgm watch's: a director's build (or a cron job's) while a line
+    # is half typed must not stop the spectators' pages from following the game.
+    if previous is not None and _followed_through_error(task, previous, game.entry):
+        game = worker.load_game(task.source, replace(task.settings, live=True), data)
     entry = game.entry
     return _render(worker, task, game).outcome(task.fingerprint, entry, not entry.errors, False)
 

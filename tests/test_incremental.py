@@ -168,6 +168,28 @@ def test_moves_pasted_with_a_mistyped_one_are_published_up_to_it_while_watching(
     assert not fixed.errors and (out / "g/12.html").is_file()
 
 
+@pytest.mark.parametrize("reconfigured", [False, True])
+def test_a_directors_build_during_live_coverage_keeps_the_game_in_progress(
+        tmp_path, reconfigured: bool) -> None:
+    """``pgm build`` run by hand or by a cron job (not pgm watch) while the annotator's
+    line is mistyped, also one that renders everything again (event.yaml changed): the
+    game stays in progress, so the spectators' pages keep following it, and the
+    corrected line shows without anyone reloading."""
+    event, out, save = _watched(tmp_path)
+    (event / "g.gcg").write_bytes(MISTYPED)
+    if reconfigured:
+        (event / "event.yaml").write_text("title: Club night, table 1 live\n")
+    result = build(BuildOptions(event, out, jobs=1))
+    assert result.errors == 1
+    game = json.loads((out / "g/game.json").read_text())
+    assert game["turns"] == 9 and game["live"] is True
+    assert json.loads((out / "live.json").read_text())["games"][0]["status"].startswith(
+        "in progress")
+    (event / "g.gcg").write_bytes(record_prefix(WATCHED, 12))
+    assert not build(BuildOptions(event, out, jobs=1)).errors
+    assert json.loads((out / "g/game.json").read_text())["turns"] == 12
+
+
 def test_a_game_finished_with_an_error_that_stops_nothing_is_over_while_watching(
         tmp_path) -> None:
     """The record ends the game: an error that the replay goes past (a second encoding

@@ -195,6 +195,9 @@ def test_live_json_index_changes_with_what_the_index_shows_not_with_moves(tmp_pa
         assert seen[-1] not in seen[:-1], name
     # A game ends while another goes on: its row's status and class say so in place.
     assert index_after("board-3.gcg", RECORD) == seen[-1]
+    # board-1's wrong line stops its replay, and it stays in progress until put right
+    assert json.loads((out / "board-1/game.json").read_text())["live"] is True
+    seen.append(index_after("board-1.gcg", RECORD))
     assert index_after("board-2.gcg", RECORD) not in seen
     assert not any(game["live"] for game in json.loads((out / "live.json").read_text())["games"])
     # the index no longer follows games in progress: it only looks for new ones, slowly
