@@ -45,6 +45,7 @@ from pgm.config import CONFIG_NAME
 from pgm.diagnostics import Diagnostic
 from pgm.discover import RECORD_EXTENSIONS
 from pgm.file_io import stage_write
+from pgm.output import MARKER
 from pgm.record_inputs import RecordInput
 
 FORMATS = ("csv", "json")
@@ -187,6 +188,12 @@ def check_target(output: Path, records: Iterable[Path]) -> None:
         raise ExportTargetError(f"cannot write {output}: {exc.strerror}") from None
     if found is not None and stat.S_ISDIR(found.st_mode):
         raise ExportTargetError(f"cannot write {output}: it is a folder")
+    site = _built_site_above(parent)
+    if site is not None:
+        raise ExportTargetError(
+            f"will not write the export into {site}, a site pgm built: pgm build writes "
+            "its moves.csv files (without draft games) and would not know of yours; "
+            "write the export outside the site")
     if found is not None:
         for record in records:
             if _same_file(found, record):
@@ -211,6 +218,13 @@ def check_target(output: Path, records: Iterable[Path]) -> None:
             f"will not write the export over {output}: the file exists and is not an "
             "export pgm wrote (pgm export replaces only its own CSV or JSON files); "
             "remove it or name another file")
+
+
+def _built_site_above(folder: Path) -> Path | None:
+    """The site pgm built that ``folder`` is or lies in (its marker file), if any."""
+    absolute = Path(os.path.realpath(folder))
+    return next((above for above in (absolute, *absolute.parents)
+                 if (above / MARKER).is_file()), None)
 
 
 def is_export(path: Path) -> bool:

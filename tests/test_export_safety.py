@@ -179,12 +179,7 @@ def test_an_earlier_export_is_replaced_in_either_format(club, tmp_path, name: st
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club", "old.csv", "old.json"]
 
 
-def test_a_sites_moves_csv_an_empty_file_and_a_link_are_pgms_to_replace(club, tmp_path) -> None:
-    out = tmp_path / "site"
-    assert run_build(str(club), "-o", str(out), "--quiet").exit_code == 0
-    for target in (out / "moves.csv", out / "open/round-2/t2/moves.csv"):
-        save(target, CSV_HEADER, [])
-        assert target.read_text(encoding="utf-8") == CSV_HEADER
+def test_an_empty_file_and_a_link_to_an_export_are_pgms_to_replace(tmp_path) -> None:
     empty = tmp_path / "mktemp.csv"
     empty.touch()
     save(empty, "[]\n", [])
@@ -248,3 +243,23 @@ def test_pgm_export_refuses_to_write_over_what_it_reads_and_reruns_over_its_own(
         done = runner.invoke(main, ["export", "club", "-o", "moves.csv", "--format", fmt])
         assert done.exit_code == 0, done.output
     assert (tmp_path / "moves.csv").read_text().startswith(CSV_HEADER)
+
+
+@pytest.mark.parametrize("target", ["moves.csv", "g/moves.csv", "all-moves.json"])
+def test_an_export_into_a_built_site_is_refused_and_the_site_is_left_alone(
+        tmp_path, target: str) -> None:
+    """The site's moves.csv files are the build's (draft games left out, paths from the
+    event folder): an export written over one would publish a draft, and the next build,
+    finding nothing changed, would leave it there. Nothing is written into a site."""
+    event = make_event(tmp_path / "ev", {
+        "g.gcg": RECORD, "h.gcg": RECORD.replace(b"Ann", b"Ada"),
+        "event.yaml": "games:\n  h.gcg: {draft: true}\n"})
+    assert run_build(str(event)).exit_code == 0
+    site = event / "_site"
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    result = run("export", str(event), "-o", str(site / target))
+    assert result.exit_code == 1
+    assert (f"will not write the export into {site.resolve()}, a site pgm built: pgm build "
+            "writes its moves.csv files (without draft games) and would not know of yours; "
+            "write the export outside the site") in result.output
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
