@@ -17,9 +17,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pgm.config import CONFIG_NAME, event_claim
-from pgm.diagnostics import Diagnostic, Severity
+from pgm.diagnostics import Diagnostic, DiagnosticSink, Severity
 from pgm.discover import shown_name
-from pgm.record_inputs import event_claims, named_like
+from pgm.event_yaml import read_entries
+from pgm.record_inputs import event_claims, event_root, named_like
 
 _SHOWN = 3
 """Events below a folder named in its warning; more are counted."""
@@ -33,24 +34,36 @@ def wrong_folder(folder: Path, config_folders: Iterable[Path]) -> Diagnostic | N
 
 
 def _inside_event(folder: Path) -> Diagnostic | None:
-    """The event a folder lies in: the nearest folder above whose ``event.yaml`` sets a
-    root-only key, else the nearest whose sets a title, else the outermost with one. A
-    folder whose own ``event.yaml`` sets a title is an event of its own (kept in a club's
-    folder, say) unless a root lies above it."""
-    claims = event_claims(folder)
-    here = bool(claims) and claims[0][0] == Path(os.path.abspath(folder))
-    own = claims[0][1] if here else None
-    above = claims[here:]
-    root = next((path for path, claim in above if claim == 2), None)
-    if not above or own == 2 or (own == 1 and root is None):
-        return None
+    """The event a folder lies in, when it is another folder: found as ``pgm check``
+    finds the event of a record (``pgm.record_inputs.event_root``: the nearest folder
+    above whose ``event.yaml`` sets a root-only key, else the outermost whose sets a
+    title, else the outermost with one), so that the two agree on it. A titled folder
+    nearer to ``folder``, below ``event.yaml`` files that set nothing but a title (a
+    club's folder holding its events, each titled), is as good: built, it leaves out
+    nothing but those titles. No warning when that folder is ``folder`` itself."""
+    root = event_root(folder)
     if root is None:
-        root = next((path for path, claim in above if claim == 1), above[-1][0])
-    root = named_like(root, folder)
+        return None
+    absolute = Path(os.path.abspath(folder))
+    chain = event_claims(folder)
+    chain = chain[:[path for path, _ in chain].index(Path(os.path.abspath(root))) + 1]
+    event = next((path for depth, (path, claim) in enumerate(chain) if claim and
+                  all(_keys(above) <= {"title"} for above, _ in chain[depth + 1:])),
+                 chain[-1][0])
+    if event == absolute:
+        return None
+    event = named_like(event, folder)
     return Diagnostic(shown_name(str(folder)), 0, Severity.WARNING,
-                      f"this folder is inside the event of {shown_name(str(root / CONFIG_NAME))}"
-                      f", whose settings this build leaves out: build {shown_name(str(root))} "
+                      f"this folder is inside the event of {shown_name(str(event / CONFIG_NAME))}"
+                      f", whose settings this build leaves out: build {shown_name(str(event))} "
                       "for the event's site")
+
+
+def _keys(folder: Path) -> set[str]:
+    """The keys the ``event.yaml`` of ``folder`` sets (its problems are the build's or
+    the check's to report)."""
+    path = folder / CONFIG_NAME
+    return {entry.key for entry in read_entries(path, DiagnosticSink(str(path)))}
 
 
 def _above_events(folder: Path, config_folders: Iterable[Path]) -> Diagnostic | None:

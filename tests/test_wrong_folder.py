@@ -64,6 +64,25 @@ def test_a_titled_division_of_an_event_with_a_root_key_is_inside_it(tmp_path) ->
     assert f"warning: this folder is inside the event of {event / 'event.yaml'}" in result.output
 
 
+def test_a_titled_division_of_an_event_with_a_lexicon_names_the_event_as_check_does(
+        tmp_path) -> None:
+    """The event sets the lexicon, the division's event.yaml titles its games: built
+    from the division or a round in it, the warning names the event, the folder whose
+    settings ``pgm check`` gives the records, and not the division, which would build
+    without the lexicon."""
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": "title: Club\nlexicon: CSW21\n",
+        "div/event.yaml": "title: Division A game\n",
+        "div/r1/t1.gcg": GAME})
+    for folder in (event / "div", event / "div" / "r1"):
+        result = run_build(str(folder), "-o", str(tmp_path / "site"))
+        assert (f"{folder}: warning: this folder is inside the event of "
+                f"{event / 'event.yaml'}, whose settings this build leaves out: build "
+                f"{event} for the event's site") in result.output
+    checked = CliRunner().invoke(main, ["check", "--json", str(event / "div")])
+    assert '"lexicon": "CSW21"' in checked.stdout
+
+
 def test_the_folder_above_events_names_them(tmp_path) -> None:
     """Built from above, each event's title would title its games, under a site titled
     "Games": the warning names the events (the outermost: not their divisions)."""
