@@ -80,8 +80,9 @@ class BuildResult:
     out: Path
     games: int = 0
     pages: int = 0
-    rendered_games: int = 0
-    """Games replayed and rendered by this build (0: nothing had changed)."""
+    rebuilt: list[str] = field(default_factory=list)
+    """The records replayed and rendered by this build (none: nothing had changed),
+    named as its diagnostics name them."""
     files_written: int = 0
     seconds: float = 0.0
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -95,6 +96,10 @@ class BuildResult:
     """Records of games in progress: their pages follow the record (and say so)."""
     records: int = 0
     """Records found, drafts too (``games`` leaves drafts out)."""
+
+    @property
+    def rendered_games(self) -> int:
+        return len(self.rebuilt)
 
     @property
     def errors(self) -> int:
@@ -319,7 +324,8 @@ def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path
             writes.new += (path for path in outcome.state.paths if path not in before)
         outcome.state.remember(change.record)
         states[change.source.slug] = outcome.state
-        result.rendered_games += not outcome.kept
+        if not outcome.kept:
+            result.rebuilt.append(shown_name(str(options.event_dir / change.source.relative)))
         result.kept_games += outcome.kept
         result.files_written += outcome.files_written
     return states

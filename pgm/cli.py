@@ -124,8 +124,11 @@ def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
 def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
     """The build's last lines; records are named from where pgm runs, as its problems
     are, so that a terminal or an editor opens them."""
+    def names(records: list[str]) -> list[str]:
+        return [shown_name(str(event_dir / record)) for record in records]
+
     def named(records: list[str]) -> str:
-        return ", ".join(shown_name(str(event_dir / record)) for record in records)
+        return ", ".join(names(records))
 
     lines = [f"Built {result.games} record{'s' if result.games != 1 else ''}, "
              f"{result.pages} pages in {result.seconds:.2f} s: {result.errors} error(s), "
@@ -136,10 +139,9 @@ def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
     if result.not_shown:
         lines.append("Records not shown (a page says why): " + named(result.not_shown))
     if result.in_progress:  # after the event, a record that lost its end lines shows here
-        count, more = len(result.in_progress), len(result.in_progress) - _NAMED_IN_PROGRESS
+        count = len(result.in_progress)
         lines.append(f"{count} game{'s' if count != 1 else ''} in progress (no end of game "
-                     f"recorded yet): {named(result.in_progress[:_NAMED_IN_PROGRESS])}" +
-                     (f" and {more} more" if more > 0 else ""))
+                     f"recorded yet): {_first_few(names(result.in_progress))}")
     if result.records and not result.games:  # with no records, a warning says what pgm reads
         lines.append("No games to show: every record is marked draft in event.yaml.")
     if result.failed(strict):
@@ -147,8 +149,15 @@ def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
     return "\n".join(lines)
 
 
-_NAMED_IN_PROGRESS = 5
-"""Games in progress the summary names: a live round has dozens, and the count says it."""
+def _first_few(names: list[str]) -> str:
+    """The first few ``names``, and how many more: a line of the log stays one line."""
+    more = len(names) - _NAMED_AT_MOST
+    return ", ".join(names[:_NAMED_AT_MOST]) + (f" and {more} more" if more > 0 else "")
+
+
+_NAMED_AT_MOST = 5
+"""Records a line names (games in progress, records rebuilt): a live round has dozens,
+and the count says it."""
 
 
 def _failure(result: BuildResult, strict: bool) -> str:
@@ -179,32 +188,45 @@ def _close_bar() -> None:
 
 
 class _RebuildLog:
-    """What ``pgm watch`` and ``pgm serve`` print after each build: every error, every
-    time (the record still needs fixing), and each warning once, when it first appears
-    (a wrong score typed in, a mistyped event.yaml key), not again on every rebuild."""
+    """What ``pgm watch`` and ``pgm serve`` print after each build: the records rebuilt,
+    each warning once, when it first appears (a wrong score typed in, a mistyped
+    event.yaml key), and an error when it appears and whenever its record is saved again
+    while it is there (it still needs fixing). Errors of other records, printed before,
+    are counted on one line: at another table's save, the annotator's terminal is not
+    filled with them."""
 
     def __init__(self) -> None:
-        self._warned: set[str] = set()
+        self._shown: set[str] = set()
 
     def __call__(self, outcome: BuildResult | BuildError) -> None:
         stamp = time.strftime("%H:%M:%S")
         if isinstance(outcome, BuildError):
             click.echo(f"{stamp} build failed: {outcome}", err=True)
             return
-        warned = set()
+        shown, unchanged = set(), []
         for diagnostic in outcome.diagnostics:
             text = str(diagnostic)
-            if diagnostic.severity is Severity.WARNING:
-                warned.add(text)
-                if text in self._warned:
-                    continue
+            shown.add(text)
+            if text in self._shown and (diagnostic.severity is Severity.WARNING or
+                                        diagnostic.path not in outcome.rebuilt):
+                if diagnostic.severity is Severity.ERROR:
+                    unchanged.append(diagnostic.path)
+                continue
             click.echo(f"{stamp} {text}", err=True)
-        self._warned = warned
-        kept = (f" (kept the last good pages of {outcome.kept_games} game(s) whose record "
-                "does not replay)") if outcome.kept_games else ""
-        click.echo(f"{stamp} {outcome.rendered_games} game(s) rebuilt, "
-                   f"{outcome.files_written} file(s) written in "
-                   f"{outcome.seconds * 1000:.0f} ms{kept}", err=True)
+        self._shown = shown
+        if unchanged:
+            click.echo(f"{stamp} still {len(unchanged)} error(s) in records not changed "
+                       f"since: {_first_few(sorted(set(unchanged)))}", err=True)
+        click.echo(f"{stamp} {_rebuilt(outcome)}", err=True)
+
+
+def _rebuilt(outcome: BuildResult) -> str:
+    """The rebuild's line: which records, what was written, how fast, what was kept."""
+    kept = (f" (kept the last good pages of {outcome.kept_games} game(s) whose record "
+            "does not replay)") if outcome.kept_games else ""
+    games = f": {_first_few(outcome.rebuilt)}" if outcome.rebuilt else ""
+    return (f"{outcome.rendered_games} game(s) rebuilt{games}; {outcome.files_written} "
+            f"file(s) written in {outcome.seconds * 1000:.0f} ms{kept}")
 
 
 @main.command()

@@ -221,28 +221,35 @@ def test_the_watch_log_says_kept_pages_only_when_some_were_kept(tmp_path, capsys
     from pgm.cli import _RebuildLog
 
     log = _RebuildLog()
-    log(BuildResult(tmp_path, rendered_games=1, kept_games=1))
-    log(BuildResult(tmp_path, rendered_games=1))
+    log(BuildResult(tmp_path, kept_games=1))
+    log(BuildResult(tmp_path, rebuilt=["ev/r1/t1.gcg"]))
     first, second = capsys.readouterr().err.splitlines()
-    assert first.endswith("(kept the last good pages of 1 game(s) whose record does not "
-                          "replay)")
-    assert second.endswith(" ms")
+    assert first.endswith("0 game(s) rebuilt; 0 file(s) written in 0 ms (kept the last good "
+                          "pages of 1 game(s) whose record does not replay)")
+    assert second.endswith("1 game(s) rebuilt: ev/r1/t1.gcg; 0 file(s) written in 0 ms")
 
 
-def test_the_watch_log_prints_a_warning_when_it_appears_and_every_error_every_time(
+def test_the_watch_log_prints_a_warning_when_it_appears_and_an_error_at_each_save(
         tmp_path, capsys) -> None:
+    """The annotator of g sees g's problems; h's error, printed once, is then only
+    counted while h is not saved again, and printed again when it is."""
     from pgm.build import BuildResult
     from pgm.cli import _RebuildLog
     from pgm.diagnostics import Diagnostic, Severity
 
     typo = Diagnostic("ev/g.gcg", 4, Severity.WARNING, "cumulative score is 42, but 0 +24 = 24")
     broken = Diagnostic("ev/h.gcg", 9, Severity.ERROR, "square 8D is taken")
+    mine = Diagnostic("ev/g.gcg", 5, Severity.ERROR, "expected a cumulative total")
     log = _RebuildLog()
-    for diagnostics in ([typo, broken], [typo, broken], [broken], [typo]):
-        log(BuildResult(tmp_path, rendered_games=1, diagnostics=diagnostics))
+    for saved, diagnostics in (["ev/g.gcg", "ev/h.gcg"], [typo, broken]), \
+            (["ev/g.gcg"], [typo, broken, mine]), (["ev/g.gcg"], [typo, broken, mine]), \
+            (["ev/h.gcg"], [broken]), (["ev/g.gcg"], [typo]):
+        log(BuildResult(tmp_path, rebuilt=saved, diagnostics=diagnostics))
     printed = [line.split(" ", 1)[1] for line in capsys.readouterr().err.splitlines()
                if "rebuilt" not in line]
-    assert printed == [str(typo), str(broken), str(broken), str(broken), str(typo)]
+    still = "still 1 error(s) in records not changed since: ev/h.gcg"
+    assert printed == [str(typo), str(broken), str(mine), still, str(mine), still,
+                       str(broken), str(typo)]
 
 
 WARNED = (CORPUS / "gcg-invalid/MAGPIE-DATA__standard_cumulative_scoring_error.gcg")
