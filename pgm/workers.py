@@ -161,9 +161,23 @@ def _game_outcome(worker: _Worker, task: GameTask) -> GameOutcome:
     except Exception as exc:  # noqa: BLE001 - a bug met on one record must not stop the rest
         if _raised_by_theme(exc):
             raise
-        return _failed(worker, task, data, f"pgm failed on this record ({type(exc).__name__}: "
-                                           f"{exc}); please report it, with the record",
-                       task.fingerprint)
+        problem = (f"pgm failed on this record ({type(exc).__name__}: {exc}); please report "
+                   "it, with the record")
+        return _kept_through_failure(worker, task, data, problem) or \
+            _failed(worker, task, data, problem, task.fingerprint)
+
+
+def _kept_through_failure(worker: _Worker, task: GameTask, data: bytes, problem: str
+                          ) -> GameOutcome | None:
+    """While watching, a game pgm fails on as saved now keeps the pages it had, as a
+    record saved half-way does: spectators keep the game, the problem is printed."""
+    previous = task.previous
+    if not task.keep_last_good or previous is None or previous.entry.failed:
+        return None
+    from pgm.games import failed_game
+
+    failed = failed_game(task.source, task.settings, data, problem)
+    return _keep_last_good(worker, task, previous, failed.entry)
 
 
 def _raised_by_theme(exc: Exception) -> bool:

@@ -396,6 +396,37 @@ def test_a_record_pgm_fails_on_is_reported_and_the_others_are_built(tmp_path,
     assert 'href="b/index.html"' in index and "not shown: see the error" in index
 
 
+def test_while_watching_a_game_pgm_fails_on_keeps_its_last_good_pages(tmp_path,
+                                                                       monkeypatch) -> None:
+    """A save pgm meets a bug on (here: a replay that raises) is, to pgm watch, like a
+    save half-way: spectators keep the pages they had, the problem is printed, and the
+    next save is looked at again."""
+    import pgm.games
+    from pgm.build import BuildOptions, build
+
+    real_replay = pgm.games.replay
+
+    def replay_failing_on_marked(record, **settings):
+        if record.title == "Doomed":
+            raise ValueError("no such square")
+        return real_replay(record, **settings)
+
+    monkeypatch.setattr(pgm.games, "replay", replay_failing_on_marked)
+    event = make_event(tmp_path / "ev", {"a.gcg": GOOD})
+    options = BuildOptions(event, tmp_path / "o", keep_last_good=True, jobs=1)
+    build(options)
+    pages = {p.name: p.read_bytes() for p in (tmp_path / "o/a").iterdir()}
+    (event / "a.gcg").write_bytes(b"#title Doomed\n" + GOOD)
+    result = build(options)
+    assert result.kept_games == 1 and result.errors == 1
+    assert "pgm failed on this record (ValueError: no such square)" in str(
+        result.diagnostics[0])
+    assert {p.name: p.read_bytes() for p in (tmp_path / "o/a").iterdir()} == pages
+    (event / "a.gcg").write_bytes(b"#title Saved\n" + GOOD)
+    assert not build(options).errors
+    assert "Saved" in (tmp_path / "o/a/index.html").read_text()
+
+
 def test_a_game_that_fails_half_way_through_its_pages_leaves_none_of_them(
         tmp_path, monkeypatch) -> None:
     """Pages are written as they are made: those of a game that fails later are taken
