@@ -21,6 +21,7 @@ from pgm.crossword_rules import Rules, choose_rules
 from pgm.crossword_state import Rack, State, Step, TileTally, warn_of_racks_beyond_set
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Folded, Severity
 from pgm.gcg import Event, EventKind, GcgRecord
+from pgm.gcg_model import unknown_nickname
 from pgm.scoring import RACK_SIZE, PlacementError, ScoredPlay, place_play
 from pgm.tiles import BLANK, UNKNOWN, TileError, tile_text
 
@@ -226,9 +227,7 @@ class _Replay:
     def _player(self, event: Event, before: State) -> int:
         seats = self.seats.get(event.nick)
         if not seats:
-            known = ", ".join(p.nick for p in self.record.players) or "none"
-            self.sink.error(event.line, f"no player has the nickname {event.nick!r} "
-                                        f"(players: {known})")
+            self.sink.error(event.line, unknown_nickname(event.nick, self.record.players))
             raise _StopReplay
         if len(seats) > 1 and before.to_move in seats and event.kind.is_turn:
             return before.to_move

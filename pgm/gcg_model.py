@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import difflib
 import enum
 from dataclasses import dataclass, field
 
@@ -123,3 +124,18 @@ class GcgRecord:
     @property
     def lexicon(self) -> str:
         return self.pragmas.get("lexicon", "")
+
+
+def unknown_nickname(nick: str, players: list[Player]) -> str:
+    """The error for an event line whose nickname no ``#player`` line gives, with the
+    one most likely meant: a nickname typed in another case (``>Andy:`` for ``andy``),
+    which pgm does not take for it, or misspelled."""
+    nicks = [p.nick for p in players]
+    known = ", ".join(nicks) or "none"
+    same = [n for n in nicks if n.casefold() == nick.casefold()]
+    close = same or difflib.get_close_matches(nick, nicks, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    if same:
+        hint += " A nickname is written as its #player line has it, case too"
+    return f"no player has the nickname {nick!r} (players: {known}){hint}"
+

@@ -34,6 +34,7 @@ from pgm.board import Placement, parse_coordinate
 from pgm.crossword import RunningTotals
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Severity
 from pgm.gcg import Event, EventKind, GcgRecord
+from pgm.gcg_model import unknown_nickname
 from pgm.scoring import square_name
 from pgm.ubf import LETTERS, MAX_HEIGHT, SIZE, Stack, UpwordsBoard, write_ubf
 
@@ -172,9 +173,7 @@ class _Replay:
     def _player(self, event: Event, before: UpwordsPosition) -> int:
         seats = [i for i, p in enumerate(self.record.players) if p.nick == event.nick]
         if not seats:
-            known = ", ".join(p.nick for p in self.record.players) or "none"
-            self.sink.error(event.line, f"no player has the nickname {event.nick!r} "
-                                        f"(players: {known})")
+            self.sink.error(event.line, unknown_nickname(event.nick, self.record.players))
             raise _StopReplay
         if len(seats) > 1 and event.kind.is_turn and before.to_move in seats:
             return before.to_move

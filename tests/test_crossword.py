@@ -158,6 +158,16 @@ def test_unknown_nickname_stops_with_an_error() -> None:
     assert messages(game) == ["3: error: no player has the nickname 'c' (players: a, b)"]
 
 
+def test_a_nickname_in_another_case_or_misspelled_is_named_as_the_one_meant() -> None:
+    head = "#player1 andy Andy\n#player2 cesar Cesar\n"
+    assert messages(play(head + ">Andy: ZA 8G ZA +22 22\n")) == [
+        "3: error: no player has the nickname 'Andy' (players: andy, cesar); did you mean "
+        "'andy'? A nickname is written as its #player line has it, case too"]
+    assert messages(play(head + ">ceasr: ZA 8G ZA +22 22\n")) == [
+        "3: error: no player has the nickname 'ceasr' (players: andy, cesar); did you mean "
+        "'cesar'?"]
+
+
 def test_played_tiles_must_be_on_the_rack() -> None:
     game = play(HEAD + ">a: ABC 8G ZA +22 22\n")
     assert messages(game) == ["3: warning: played tiles Z are not on the rack ABC"]
