@@ -307,9 +307,7 @@ def _split_entries(entries: list[Entry], is_root: bool, sink: DiagnosticSink,
             _typed(event, key, value, _EVENT_KEYS[key], line, sink)
             _check_event_value(event, entry, sink, folder)
             if key == "theme" and event.get(key) not in (None, *THEMES):
-                sink.error(line, f"key 'theme' must be one of {', '.join(THEMES)} "
-                                 "(use theme_dir for your own templates)")
-                del event[key]
+                sink.error(line, _unknown_theme(str(event.pop(key))))
         elif key in _EVENT_KEYS:
             sink.warning(line, f"key '{key}' only applies in the event's root event.yaml; "
                                f"ignored here (if {shown_name(str(folder))} is an event of its "
@@ -319,6 +317,13 @@ def _split_entries(entries: list[Entry], is_root: bool, sink: DiagnosticSink,
     if is_root:
         event["defaults"] = replace(GameSettings(), **game)
     return (game, globs), event
+
+
+def _unknown_theme(name: str) -> str:
+    close = difflib.get_close_matches(name.casefold(), THEMES, n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return (f"key 'theme' is '{name}', which is none of pgm's themes ({', '.join(THEMES)}): "
+            f"{hint}A theme of your own is a folder of templates, named by theme_dir")
 
 
 def _game_key(target: dict[str, Any], key: str, value: Any, line: int,
