@@ -159,12 +159,20 @@ class _Reader(PragmaReader):
     """The lines beyond it that could not be read either."""
     unsigned: Folded | None = None
     """The event lines whose score has no sign."""
+    binary: bool = False
+    """The file is no text: reading stopped at its first line with a NUL byte."""
 
     def read(self, lines: list[str]) -> None:
         for number, raw in enumerate(lines, start=1):
             line = raw.strip()
             if not line:
                 continue
+            if "\0" in line:  # text has none, in any encoding a record may be in
+                self.binary = True
+                self._unreadable(number, "this is not a text file (this line holds NUL "
+                                         "bytes, as a program, an archive or an image does), "
+                                         "so no record can be read from it")
+                break
             if line[0] == "#":
                 self.pragma(number, line)
             elif line[0] == ">":
@@ -241,8 +249,11 @@ def parse_gcg(data: bytes, path: str) -> GcgRecord:
     """Parse a record's bytes; problems are in ``record.diagnostics``, never raised."""
     sink = DiagnosticSink(path)
     text, encoding = decode(data, sink)
+    decoded = len(sink.items)
     reader = _Reader(sink)
     reader.read(split_lines(text))
+    if reader.binary:  # how its bytes would read as text is no help
+        del sink.items[:decoded]
     events = tuple(open_event.event() for open_event in reader.events)
     players = _ordered_players(reader, events, sink)
     return GcgRecord(
@@ -278,7 +289,7 @@ def _ordered_players(reader: _Reader, events: tuple[Event, ...],
             sink.warning(event.line, f"no #player pragma names {event.nick!r}; "
                                      "taking the player from the event")
             players.append(Player(event.nick, event.nick.replace("_", " "), event.line))
-    if not players:
+    if not players and not reader.binary:
         sink.warning(1, "no #player1/#player2 lines and no events: the record is empty so far")
     _check_duplicates(players, sink)
     return tuple(players)

@@ -340,3 +340,14 @@ def test_a_structured_comment_shows_its_text_author_and_date() -> None:
                         ("comment", "two\nlines, a \\ — A"),
                         ("comment", 'text=""; author="B"'),
                         ("comment", "Hi — John Chew <jj@example.org>, 2006-06-02 13:05")]
+
+
+def test_a_file_that_is_not_text_is_one_error_not_a_screen_of_its_bytes() -> None:
+    """A program or an image saved as .gcg by mistake: said so once, at its first line
+    with a NUL byte, without its bytes, and no second message that it is empty."""
+    data = b"#player1 a A\n" + bytes(range(256)) * 4
+    record = parse_gcg(data, "photo.gcg")
+    assert [(d.line, d.severity.value, d.message) for d in record.diagnostics] == [
+        (2, "error", "this is not a text file (this line holds NUL bytes, as a program, an "
+                     "archive or an image does), so no record can be read from it")]
+    assert record.events == () and record.unreadable_line == 2
