@@ -25,7 +25,7 @@ from pgm.site_model import GameEntry, natural_key
 def repeated_games(entries: Iterable[GameEntry], named: Callable[[str], str] = str
                    ) -> list[Diagnostic]:
     """A warning at every game that repeats another, naming it (``named``: a record's
-    path as the user reads it). The shorter path is taken for the original: copies
+    path as the user reads it), at line 1: an editor opens the file. The shorter path is taken for the original: copies
     add to a name (`` (1)``, `` - Copy``, ``-old``)."""
     first: dict[Hashable, GameEntry] = {}
     warnings = []
@@ -36,7 +36,7 @@ def repeated_games(entries: Iterable[GameEntry], named: Callable[[str], str] = s
         original = first.setdefault(key, entry)
         if original is not entry:
             warnings.append(Diagnostic(
-                entry.relative, 0, Severity.WARNING,
+                entry.relative, 1, Severity.WARNING,
                 f"the same game as {named(original.relative)} (players and moves): "
                 "listed twice, and counted twice on the player index once it has "
                 "a result; remove the copy, or make one of them a draft in event.yaml"))
@@ -85,7 +85,7 @@ def name_variants(entries: Iterable[GameEntry], named: Callable[[str], str] = st
             if name != usual:
                 where = named(found[usual][0].relative)
                 warnings.append(Diagnostic(
-                    games[0].relative, 0, Severity.WARNING,
+                    games[0].relative, 1, Severity.WARNING,
                     f"player {name!r} is spelled {usual!r} in {where}: listed as another player"
                     " on the player index; spell the name alike in every record"))
     return warnings

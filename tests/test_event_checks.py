@@ -29,7 +29,7 @@ def test_a_copy_of_a_record_is_warned_of_at_the_copy(tmp_path) -> None:
     result = run_build(str(event), "-o", str(tmp_path / "site"))
     assert result.exit_code == 0, result.output
     copy, original = event / "round-1/table-1 (1).gcg", event / "round-1/table-1.gcg"
-    assert (f"{copy}: warning: the same game as {original} (players and moves): "
+    assert (f"{copy}:1: warning: the same game as {original} (players and moves): "
             "listed twice, and counted twice on the player index once it has a result; "
             "remove the copy, or make one of them a draft in event.yaml") in result.output
     assert "1 warning(s)" in result.output
@@ -94,7 +94,7 @@ def test_two_gungi_games_of_one_pair_are_not_copies(tmp_path) -> None:
     copied = make_event(tmp_path / "copied", {"game-1.gn": tags + "1. PZ*0-6-0 PZ*0-1-0\n",
                                               "game-1 (1).gn": tags + "1. PZ*0-6-0 PZ*0-1-0\n"})
     result = run_build(str(copied), "-o", str(tmp_path / "copied-site"))
-    assert "game-1 (1).gn: warning: the same game as" in result.output
+    assert "game-1 (1).gn:1: warning: the same game as" in result.output
 
 
 def test_a_game_on_a_turned_board_is_not_a_copy(tmp_path) -> None:
@@ -124,7 +124,7 @@ def test_a_name_spelled_two_ways_in_a_division_is_warned_of_at_the_rarer_spellin
     })
     result = run_build(str(event), "-o", str(tmp_path / "site"))
     assert result.exit_code == 0, result.output
-    warned = re.findall(r"^(.*): warning: player (.*)$", result.output, re.MULTILINE)
+    warned = re.findall(r"^(.*):1: warning: player (.*)$", result.output, re.MULTILINE)
     assert warned == [
         (str(event / "a/round-3/table-1.gcg"),
          f"'Doug' is spelled 'doug' in {event / 'a/round-1/table-1.gcg'}: listed as "
@@ -135,7 +135,7 @@ def test_a_name_spelled_two_ways_in_a_division_is_warned_of_at_the_rarer_spellin
     players = (tmp_path / "site/players.html").read_text(encoding="utf-8")
     assert players.count(">Doug</th>") == 2 and players.count(">doug</th>") == 1
     checked = CliRunner().invoke(main, ["check", str(event / "a"), str(event / "b")])
-    assert re.findall(r"^(.*): warning: player (.*)$", checked.stdout, re.MULTILINE) == warned
+    assert re.findall(r"^(.*):1: warning: player (.*)$", checked.stdout, re.MULTILINE) == warned
 
 
 def test_check_compares_the_records_of_an_event_only(tmp_path) -> None:
