@@ -25,8 +25,8 @@ from pgm.site_model import GameEntry, natural_key
 def repeated_games(entries: Iterable[GameEntry], named: Callable[[str], str] = str
                    ) -> list[Diagnostic]:
     """A warning at every game that repeats another, naming it (``named``: a record's
-    path as the user reads it), at line 1: an editor opens the file. The shorter path is taken for the original: copies
-    add to a name (`` (1)``, `` - Copy``, ``-old``)."""
+    path as the user reads it), at line 1: an editor opens the file. The shorter path is
+    taken for the original: copies add to a name (`` (1)``, `` - Copy``, ``-old``)."""
     first: dict[Hashable, GameEntry] = {}
     warnings = []
     for entry in sorted(entries, key=lambda e: (len(e.relative), e.relative)):
