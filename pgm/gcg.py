@@ -169,9 +169,10 @@ class _Reader(PragmaReader):
                 continue
             if "\0" in line:  # text has none, in any encoding a record may be in
                 self.binary = True
-                self._unreadable(number, "this is not a text file (this line holds NUL "
-                                         "bytes, as a program, an archive or an image does), "
-                                         "so no record can be read from it")
+                self._unreadable(number, "this line holds NUL bytes, which text has none "
+                                         "of: the file is a program, an archive or an image, "
+                                         "or text in an encoding pgm does not read (UTF-32), "
+                                         "and no record can be read from it")
                 break
             if line[0] == "#":
                 self.pragma(number, line)

@@ -348,6 +348,7 @@ def test_a_file_that_is_not_text_is_one_error_not_a_screen_of_its_bytes() -> Non
     data = b"#player1 a A\n" + bytes(range(256)) * 4
     record = parse_gcg(data, "photo.gcg")
     assert [(d.line, d.severity.value, d.message) for d in record.diagnostics] == [
-        (2, "error", "this is not a text file (this line holds NUL bytes, as a program, an "
-                     "archive or an image does), so no record can be read from it")]
+        (2, "error", "this line holds NUL bytes, which text has none of: the file is a "
+                     "program, an archive or an image, or text in an encoding pgm does not "
+                     "read (UTF-32), and no record can be read from it")]
     assert record.events == () and record.unreadable_line == 2
