@@ -10,7 +10,7 @@ import functools
 import itertools
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.ubf_report import KIND as UBF_KIND
@@ -159,11 +159,13 @@ class PlayerGroup:
     players: tuple[PlayerEntry, ...]
 
 
-def player_index(games: list[GameEntry], keep: bool = True, by_division: bool = True
-                 ) -> tuple[PlayerGroup, ...]:
+def player_index(games: list[GameEntry], keep: bool = True, by_division: bool = True,
+                 by_standing: bool = False) -> tuple[PlayerGroup, ...]:
     """Every player's row, by division when the event has several (a player's record in
     one division is not their record in another) unless not ``by_division``; with
-    ``keep``, each row is kept for the next build in this process (a watch session)."""
+    ``keep``, each row is kept for the next build in this process (a watch session).
+    Rows are in name order, or with ``by_standing`` in the order of the standings; a
+    row's anchor is the same in both."""
     divisions: dict[str | None, dict[str, list[tuple[GameEntry, int]]]] = defaultdict(
         lambda: defaultdict(list))
     for game in games:
@@ -173,10 +175,21 @@ def player_index(games: list[GameEntry], keep: bool = True, by_division: bool = 
         divisions = {None: next(iter(divisions.values()))}
     player = _player if keep else _player.__wrapped__
     numbers = itertools.count(1)
-    return tuple(PlayerGroup(division, tuple(
+    groups = [PlayerGroup(division, tuple(
         player(name, f"p{next(numbers)}", tuple(rows[name]))
         for name in sorted(rows, key=str.casefold)))
-        for division, rows in sorted(divisions.items(), key=lambda item: natural_key(item[0])))
+        for division, rows in sorted(divisions.items(), key=lambda item: natural_key(item[0]))]
+    if by_standing:
+        groups = [replace(group, players=tuple(sorted(group.players, key=_standing)))
+                  for group in groups]
+    return tuple(groups)
+
+
+def _standing(player: PlayerEntry) -> tuple[float, int, int, str]:
+    """A tournament's standings order: games won (a tie counts half), fewer lost (the
+    records of an event may not hold every game), spread, then the name."""
+    return (-(player.won + player.tied / 2), player.lost, -(player.spread or 0),
+            player.name.casefold())
 
 
 @functools.lru_cache(maxsize=16_384)

@@ -150,9 +150,11 @@ def _players(common: dict[str, Any], entries: list[GameEntry], keep: bool,
              spoiler_free: bool) -> dict[str, Any]:
     """The values of ``players.html``: the players by division (``player_groups``), and
     every player once with all their games (``players``) for a theme's page made before
-    divisions were."""
-    groups = player_index(entries, keep)
-    everyone = groups if len(groups) < 2 else player_index(entries, keep, by_division=False)
+    divisions were; in the order of the standings, or by name in a spoiler-free event,
+    whose order would tell the results."""
+    groups = player_index(entries, keep, by_standing=not spoiler_free)
+    everyone = groups if len(groups) < 2 else \
+        player_index(entries, keep, by_division=False, by_standing=not spoiler_free)
     return dict(common, player_groups=groups,
                 players=tuple(player for group in everyone for player in group.players),
                 spoiler_free=spoiler_free)

@@ -227,6 +227,25 @@ def test_player_index_links_every_player(sample_site) -> None:
     assert "W 471–407" in text_of(html)
 
 
+def test_the_player_index_is_in_standings_order_unless_spoiler_free(tmp_path) -> None:
+    """Spectators look for the leaders: most games won, then fewer lost, then spread. A
+    spoiler-free event lists by name, whose order tells nothing."""
+    records = {"r1/t1.gcg": CORPUS / "gcg/macondo__vs_andy.gcg",  # andy beats cesar
+               "r1/t2.gcg": SAMPLE_GAMES / "round-2/table-1.gcg",  # Noah beats Peter
+               "r1/t3.gcg": SAMPLE_GAMES / "round-1/table-1.gcg"}  # jvc beats Becky by 11
+    event = make_event(tmp_path / "ev", {name: path.read_bytes()
+                                         for name, path in records.items()})
+
+    def order(out: str) -> list[str]:
+        assert run_build(str(event), "-o", str(tmp_path / out)).exit_code == 0
+        html = (tmp_path / out / "players.html").read_text()
+        return re.findall(r'<tr id="p\d+"><th scope="row">([^<]*)</th>', html)
+
+    assert order("o") == ["Noah", "andy", "jvc", "Becky", "cesar", "Peter Armstrong"]
+    (event / "event.yaml").write_text("spoiler_free: true\n")
+    assert order("s") == ["andy", "Becky", "cesar", "jvc", "Noah", "Peter Armstrong"]
+
+
 def test_the_player_index_keeps_each_divisions_records_apart(tmp_path) -> None:
     """A player's wins in one division are not their record in another: an event of
     several divisions lists its players under each division's heading."""
