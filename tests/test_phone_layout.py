@@ -115,14 +115,17 @@ def overflow(page: Page) -> tuple[int, list[str]]:
 
 
 # ---------------------------------------------------------------------------------------
-# A game page's score sheet at 390px
+# A game page's score sheet on a phone
 
 
+@pytest.mark.parametrize("width", [360, 390])
 @pytest.mark.parametrize("path", SHEET_PAGES)
-def test_score_and_total_are_on_screen_at_390px(browser: Browser, server: str, path: str) -> None:
+def test_score_and_total_are_on_screen_of_a_phone(browser: Browser, server: str, path: str,
+                                                 width: int) -> None:
     """The columns a spectator wants most lie within the window, and the sheet does not
-    need scrolling sideways; the player names stay whole."""
-    with open_page(browser, viewport=PHONE) as page:
+    need scrolling sideways; no move is split (TANGOi(S) / T), nor a name, which a long
+    one gives way to, cut short."""
+    with open_page(browser, viewport={**PHONE, "width": width}) as page:
         visit(page, server + path)
         inner = page.evaluate("innerWidth")
         for name in ("#", "Player", "Move", "Score", "Total"):
@@ -133,6 +136,7 @@ def test_score_and_total_are_on_screen_at_390px(browser: Browser, server: str, p
         section = page.locator("section.sheet-section")
         assert section.evaluate("s => s.scrollWidth <= s.clientWidth"), path
         assert page.evaluate(SPLIT_WORDS_JS, "table.sheet td:nth-child(2)") == [], path
+        assert page.evaluate(SPLIT_WORDS_JS, "table.sheet td.word > a") == [], path
         assert overflow(page)[0] <= 0, path
 
 
