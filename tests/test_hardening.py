@@ -370,12 +370,9 @@ def test_a_record_with_no_players_is_listed_without_a_dangling_score_line(tmp_pa
     assert sorted(statuses) == ["in progress", "in progress: Ann 0 – Bob 0"]
 
 
-def test_a_record_pgm_fails_on_is_reported_and_the_others_are_built(tmp_path,
-                                                                    monkeypatch) -> None:
-    """A bug met on one record (here: a replay that raises) costs that game its pages,
-    not the event its site: the game's folder says why and holds the record."""
+def _fail_on_doomed_records(monkeypatch) -> None:
+    """Make the replay raise on every record titled "Doomed": a bug of pgm's."""
     import pgm.games
-    from pgm.build import BuildOptions, build
 
     real_replay = pgm.games.replay
 
@@ -385,6 +382,15 @@ def test_a_record_pgm_fails_on_is_reported_and_the_others_are_built(tmp_path,
         return real_replay(record, **settings)
 
     monkeypatch.setattr(pgm.games, "replay", replay_failing_on_marked)
+
+
+def test_a_record_pgm_fails_on_is_reported_and_the_others_are_built(tmp_path,
+                                                                    monkeypatch) -> None:
+    """A bug met on one record (here: a replay that raises) costs that game its pages,
+    not the event its site: the game's folder says why and holds the record."""
+    from pgm.build import BuildOptions, build
+
+    _fail_on_doomed_records(monkeypatch)
     doomed = b"#title Doomed\n" + GOOD
     event = make_event(tmp_path / "ev", {"a.gcg": GOOD, "b.gcg": doomed})
     result = build(BuildOptions(event, tmp_path / "o", jobs=1))
@@ -405,17 +411,9 @@ def test_while_watching_a_game_pgm_fails_on_keeps_its_last_good_pages(tmp_path,
     """A save pgm meets a bug on (here: a replay that raises) is, to pgm watch, like a
     save half-way: spectators keep the pages they had, the problem is printed, and the
     next save is looked at again."""
-    import pgm.games
     from pgm.build import BuildOptions, build
 
-    real_replay = pgm.games.replay
-
-    def replay_failing_on_marked(record, **settings):
-        if record.title == "Doomed":
-            raise ValueError("no such square")
-        return real_replay(record, **settings)
-
-    monkeypatch.setattr(pgm.games, "replay", replay_failing_on_marked)
+    _fail_on_doomed_records(monkeypatch)
     event = make_event(tmp_path / "ev", {"a.gcg": GOOD})
     options = BuildOptions(event, tmp_path / "o", keep_last_good=True, jobs=1)
     build(options)
