@@ -237,6 +237,20 @@ def test_a_phone_has_no_key_help_button_and_the_turn_links_keep_one_line(
 # The players page keeps names and games whole on phones
 
 
+def test_a_turn_pages_scores_start_on_a_phones_first_screen(browser: Browser,
+                                                            server: str) -> None:
+    """Stepping through turns, a spectator sees the board, the move and where the scores
+    start without scrolling: the board's caption, which the move section repeats, is
+    for screen readers only."""
+    with open_page(browser, viewport=PHONE) as page:
+        visit(page, server + "round-2/table-2/10.html")
+        scores = page.locator("section.scores").bounding_box()
+        assert scores and scores["y"] < page.evaluate("innerHeight")
+        caption = page.locator("table.board caption")
+        assert "Board after turn 10: RightBehindYou played VOKDA" in caption.text_content()
+        assert caption.evaluate("c => c.getBoundingClientRect().width") <= 1
+
+
 @pytest.mark.parametrize("viewport", [SMALLEST, PHONE], ids=["320px", "390px"])
 def test_player_names_and_games_are_not_split_inside_a_word(browser: Browser, server: str,
                                                             viewport: dict[str, int]) -> None:
