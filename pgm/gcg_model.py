@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pgm.diagnostics import Diagnostic
@@ -126,7 +127,7 @@ class GcgRecord:
         return self.pragmas.get("lexicon", "")
 
 
-def unknown_nickname(nick: str, players: list[Player]) -> str:
+def unknown_nickname(nick: str, players: Sequence[Player]) -> str:
     """The error for an event line whose nickname no ``#player`` line gives, with the
     one most likely meant: a nickname typed in another case (``>Andy:`` for ``andy``),
     which pgm does not take for it, or misspelled."""
