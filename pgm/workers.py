@@ -177,7 +177,14 @@ def _kept_through_failure(worker: _Worker, task: GameTask, data: bytes, problem:
     from pgm.games import failed_game
 
     failed = failed_game(task.source, task.settings, data, problem)
-    return _keep_last_good(worker, task, previous, failed.entry)
+    try:  # a full build remakes them from the last copy, which may meet the same bug
+        return _keep_last_good(worker, task, previous, failed.entry)
+    except OSError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - as in _game_outcome
+        if _raised_by_theme(exc):
+            raise
+        return None
 
 
 def _raised_by_theme(exc: Exception) -> bool:

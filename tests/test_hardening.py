@@ -429,6 +429,24 @@ def test_while_watching_a_game_pgm_fails_on_keeps_its_last_good_pages(tmp_path,
     assert "Saved" in (tmp_path / "o/a/index.html").read_text()
 
 
+def test_while_watching_a_full_build_whose_last_copy_pgm_fails_on_shows_why(
+        tmp_path, monkeypatch) -> None:
+    """An event.yaml edited while watching renders every game again, a game whose record
+    pgm fails on from the site's copy of its last good record: when pgm fails on that
+    copy too, the game gets the page that says why, and the build goes on."""
+    from pgm.build import BuildOptions, build
+
+    event = make_event(tmp_path / "ev", {"a.gcg": b"#title Doomed\n" + GOOD, "b.gcg": GOOD})
+    options = BuildOptions(event, tmp_path / "o", keep_last_good=True, jobs=1)
+    build(options)
+    _fail_on_doomed_records(monkeypatch)
+    (event / "event.yaml").write_text("title: Club night\n")
+    result = build(options)
+    assert result.not_shown == ["a.gcg"] and result.errors == 1
+    assert "pgm failed on this record" in (tmp_path / "o/a/index.html").read_text()
+    assert (tmp_path / "o/b/1.html").is_file()
+
+
 def test_a_game_that_fails_half_way_through_its_pages_leaves_none_of_them(
         tmp_path, monkeypatch) -> None:
     """Pages are written as they are made: those of a game that fails later are taken
