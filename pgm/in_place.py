@@ -29,13 +29,20 @@ class InPlaceWrites:
     """Paths, below the output folder, of the files this rebuild makes where the last
     build made none (a game added, an index page of a new round)."""
 
-    def refuse_users_files(self, out: Path, last: BuildState) -> None:
+    def refuse_users_files(self, out: Path, last: BuildState, pages: dict[str, str]) -> None:
         """Fail, before anything is written, when a file a user put in the site (not in
         the ``last`` build's files) is where this rebuild puts one of its own: pgm never
-        overwrites what it did not create. A full build refuses the same."""
+        overwrites what it did not create. A full build refuses the same. A file that
+        holds what this rebuild would write is no loss: a rebuild killed after putting
+        its files in place, before it saved the site's state, left it (``pages``: the
+        event's pages to be written, by path; a game's file is staged only if it
+        differs)."""
+        staged = {target for _temp, target in self.staged}
         made: set[str] | None = None
         for path in self.new:
-            if os.path.lexists(out / path):
+            target = out / path
+            if os.path.lexists(target) and (str(target) in staged or (
+                    path in pages and not _holds(target, pages[path]))):
                 made = last.made_paths() if made is None else made
                 if path not in made:
                     raise OutputError(f"{out / path} is not a file pgm made, and the site "
@@ -72,3 +79,12 @@ def remove_killed_rebuilds(out: Path, slugs: Iterable[str]) -> None:
             for folder in [out, *(out / slug for slug in slugs)]:
                 remove_staged(folder, int(pid))
             mark.unlink(missing_ok=True)
+
+
+def _holds(path: Path, content: str) -> bool:
+    """Whether ``path`` is a file with ``content``."""
+    try:
+        return path.read_bytes() == content.encode("utf-8")
+    except OSError:
+        return False
+

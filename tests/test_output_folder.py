@@ -260,3 +260,32 @@ def test_a_game_added_where_a_user_put_a_file_fails_the_rebuild_and_changes_noth
     (site / "h" / "index.html").unlink()
     assert run_build(str(event), "-o", str(site)).exit_code == 0
     assert "beth" in (site / "h" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_rebuild_killed_after_its_files_went_live_is_healed_by_the_next(
+        tmp_path, monkeypatch) -> None:
+    """A rebuild that put a new game's pages in place, then failed before it saved the
+    site's state (a full disk writing the index), left pgm's files that the state does
+    not list: they hold what the next build makes, so it takes them for its own
+    instead of refusing them as a user's."""
+    import errno
+
+    import pgm.build
+
+    event = _event(tmp_path)
+    site = tmp_path / "site"
+    assert run_build(str(event), "-o", str(site)).exit_code == 0
+    (event / "h.gcg").write_bytes(GOOD.replace(b"andy", b"beth"))
+    real = pgm.build._update_event_files
+
+    def full_disk(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(site / "index.html"))
+
+    monkeypatch.setattr(pgm.build, "_update_event_files", full_disk)
+    assert run_build(str(event), "-o", str(site)).exit_code == 1
+    assert (site / "h" / "1.html").is_file()  # in place, not in the state
+    monkeypatch.setattr(pgm.build, "_update_event_files", real)
+    healed = run_build(str(event), "-o", str(site))
+    assert healed.exit_code == 0, healed.output
+    assert "beth" in (site / "index.html").read_text(encoding="utf-8")
+    assert _hidden(tmp_path) == []
