@@ -90,8 +90,9 @@ class BuildResult:
     """Records with errors, those not shown among them."""
     not_shown: list[str] = field(default_factory=list)
     """Records that could not be read, or that pgm failed on: a page says so."""
-    kept_games: int = 0
-    """Games whose last good pages were kept while their records do not replay."""
+    kept: list[str] = field(default_factory=list)
+    """The records whose games' last good pages were kept while they do not replay,
+    named as ``rebuilt`` names them."""
     in_progress: list[str] = field(default_factory=list)
     """Records of games in progress: their pages follow the record (and say so)."""
     records: int = 0
@@ -100,6 +101,10 @@ class BuildResult:
     @property
     def rendered_games(self) -> int:
         return len(self.rebuilt)
+
+    @property
+    def kept_games(self) -> int:
+        return len(self.kept)
 
     @property
     def errors(self) -> int:
@@ -324,9 +329,8 @@ def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path
             writes.new += (path for path in outcome.state.paths if path not in before)
         outcome.state.remember(change.record)
         states[change.source.slug] = outcome.state
-        if not outcome.kept:
-            result.rebuilt.append(shown_name(str(options.event_dir / change.source.relative)))
-        result.kept_games += outcome.kept
+        named = shown_name(str(options.event_dir / change.source.relative))
+        (result.kept if outcome.kept else result.rebuilt).append(named)
         result.files_written += outcome.files_written
     return states
 

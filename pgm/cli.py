@@ -204,11 +204,12 @@ class _RebuildLog:
             click.echo(f"{stamp} build failed: {outcome}", err=True)
             return
         shown, unchanged = set(), []
+        saved = {*outcome.rebuilt, *outcome.kept}  # a save kept its last pages: still saved
         for diagnostic in outcome.diagnostics:
             text = str(diagnostic)
             shown.add(text)
             if text in self._shown and (diagnostic.severity is Severity.WARNING or
-                                        diagnostic.path not in outcome.rebuilt):
+                                        diagnostic.path not in saved):
                 if diagnostic.severity is Severity.ERROR:
                     unchanged.append(diagnostic.path)
                 continue

@@ -221,7 +221,7 @@ def test_the_watch_log_says_kept_pages_only_when_some_were_kept(tmp_path, capsys
     from pgm.cli import _RebuildLog
 
     log = _RebuildLog()
-    log(BuildResult(tmp_path, kept_games=1))
+    log(BuildResult(tmp_path, kept=["ev/r1/t2.gcg"]))
     log(BuildResult(tmp_path, rebuilt=["ev/r1/t1.gcg"]))
     first, second = capsys.readouterr().err.splitlines()
     assert first.endswith("0 game(s) rebuilt; 0 file(s) written in 0 ms (kept the last good "
@@ -245,11 +245,14 @@ def test_the_watch_log_prints_a_warning_when_it_appears_and_an_error_at_each_sav
             (["ev/g.gcg"], [typo, broken, mine]), (["ev/g.gcg"], [typo, broken, mine]), \
             (["ev/h.gcg"], [broken]), (["ev/g.gcg"], [typo]):
         log(BuildResult(tmp_path, rebuilt=saved, diagnostics=diagnostics))
+    # h saved half-way twice: its pages are kept, its error printed at each save
+    log(BuildResult(tmp_path, kept=["ev/h.gcg"], diagnostics=[broken]))
+    log(BuildResult(tmp_path, kept=["ev/h.gcg"], diagnostics=[broken]))
     printed = [line.split(" ", 1)[1] for line in capsys.readouterr().err.splitlines()
                if "rebuilt" not in line]
     still = "still 1 error(s) in records not changed since: ev/h.gcg"
     assert printed == [str(typo), str(broken), str(mine), still, str(mine), still,
-                       str(broken), str(typo)]
+                       str(broken), str(typo), str(broken), str(broken)]
 
 
 WARNED = (CORPUS / "gcg-invalid/MAGPIE-DATA__standard_cumulative_scoring_error.gcg")
