@@ -160,7 +160,9 @@ class _Reader(PragmaReader):
     unsigned: Folded | None = None
     """The event lines whose score has no sign."""
     binary: bool = False
-    """The file is no text: reading stopped at its first line with a NUL byte."""
+    """The file is no text: its first line holds a NUL byte."""
+    lines_read: int = 0
+    """Lines with text read so far."""
 
     def read(self, lines: list[str]) -> None:
         for number, raw in enumerate(lines, start=1):
@@ -168,12 +170,9 @@ class _Reader(PragmaReader):
             if not line:
                 continue
             if "\0" in line:  # text has none, in any encoding a record may be in
-                self.binary = True
-                self._unreadable(number, "this line holds NUL bytes, which text has none "
-                                         "of: the file is a program, an archive or an image, "
-                                         "or text in an encoding pgm does not read (UTF-32), "
-                                         "and no record can be read from it")
+                self._nul_line(number)
                 break
+            self.lines_read += 1
             if line[0] == "#":
                 self.pragma(number, line)
             elif line[0] == ">":
@@ -188,6 +187,19 @@ class _Reader(PragmaReader):
             self.later.close(_more_lines)
         if self.unsigned is not None:
             self.unsigned.close(_more_unsigned)
+
+    def _nul_line(self, number: int) -> None:
+        """A line with NUL bytes ends the reading: the first line, a file that is no
+        text; a later one, the record's end lost as it was saved (padded with NULs)."""
+        if self.lines_read:
+            self._unreadable(number, "this line holds NUL bytes: the file was most likely "
+                                     "cut short while it was saved, and is read up to here")
+            return
+        self.binary = True
+        self._unreadable(number, "this line holds NUL bytes, which text has none of: the "
+                                 "file is a program, an archive or an image, or text in an "
+                                 "encoding pgm does not read (UTF-32), and no record can be "
+                                 "read from it")
 
     def _unreadable(self, number: int, message: str) -> None:
         """A line that cannot be read may have been a move, above the first event as

@@ -343,12 +343,23 @@ def test_a_structured_comment_shows_its_text_author_and_date() -> None:
 
 
 def test_a_file_that_is_not_text_is_one_error_not_a_screen_of_its_bytes() -> None:
-    """A program or an image saved as .gcg by mistake: said so once, at its first line
-    with a NUL byte, without its bytes, and no second message that it is empty."""
-    data = b"#player1 a A\n" + bytes(range(256)) * 4
+    """A program or an image saved as .gcg by mistake: said so once, at its first line,
+    without its bytes, and no second message that it is empty."""
+    data = bytes(range(256)) * 4
     record = parse_gcg(data, "photo.gcg")
     assert [(d.line, d.severity.value, d.message) for d in record.diagnostics] == [
-        (2, "error", "this line holds NUL bytes, which text has none of: the file is a "
+        (1, "error", "this line holds NUL bytes, which text has none of: the file is a "
                      "program, an archive or an image, or text in an encoding pgm does not "
                      "read (UTF-32), and no record can be read from it")]
-    assert record.events == () and record.unreadable_line == 2
+    assert record.events == () and record.unreadable_line == 1
+
+
+def test_a_record_whose_end_was_lost_to_nul_bytes_is_read_up_to_them() -> None:
+    """An editor or a machine stopped while saving leaves NUL bytes for the end: the
+    moves before them are the record's, and the error says what most likely happened."""
+    data = b"#player1 a A\n#player2 b B\n>a: ZA 8G ZA +22 22\n\0\0\0\0\n"
+    record = parse_gcg(data, "cut.gcg")
+    assert [(d.line, d.message) for d in record.diagnostics] == [
+        (4, "this line holds NUL bytes: the file was most likely cut short while it was "
+            "saved, and is read up to here")]
+    assert len(record.events) == 1 and record.unreadable_line == 4
