@@ -188,8 +188,8 @@ def check_target(output: Path, records: Iterable[Path]) -> None:
         raise ExportTargetError(f"cannot write {output}: {exc.strerror}") from None
     if found is not None and stat.S_ISDIR(found.st_mode):
         raise ExportTargetError(f"cannot write {output}: it is a folder")
-    site = _built_site_above(parent)
-    if site is not None:
+    site = _built_site_above(parent) or _built_site_above(Path(os.path.realpath(output)).parent)
+    if site is not None:  # where the path is, or where its link leads (written there)
         raise ExportTargetError(
             f"will not write the export into {site}, a site pgm built: pgm build writes "
             "its moves.csv files (without draft games) and would not know of yours; "

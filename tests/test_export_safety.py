@@ -263,3 +263,7 @@ def test_an_export_into_a_built_site_is_refused_and_the_site_is_left_alone(
             "writes its moves.csv files (without draft games) and would not know of yours; "
             "write the export outside the site") in result.output
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+    (tmp_path / "latest.csv").symlink_to(site / target)  # written where the link leads
+    linked = run("export", str(event), "-o", str(tmp_path / "latest.csv"))
+    assert linked.exit_code == 1 and "a site pgm built" in linked.output
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
