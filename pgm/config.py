@@ -321,9 +321,9 @@ def _split_entries(entries: list[Entry], is_root: bool, sink: DiagnosticSink,
 
 def _unknown_theme(name: str) -> str:
     close = difflib.get_close_matches(name.casefold(), THEMES, n=1)
-    hint = f"did you mean '{close[0]}'? " if close else ""
-    return (f"key 'theme' is '{name}', which is none of pgm's themes ({', '.join(THEMES)}): "
-            f"{hint}A theme of your own is a folder of templates, named by theme_dir")
+    hint = f" Did you mean '{close[0]}'?" if close else ""
+    return (f"key 'theme' is '{name}', which is none of pgm's themes ({', '.join(THEMES)})."
+            f"{hint} A theme of your own is a folder of templates, named by theme_dir")
 
 
 def _game_key(target: dict[str, Any], key: str, value: Any, line: int,

@@ -146,10 +146,10 @@ BAD_CONFIGS = {
     "games: 7\n": "1: error: key 'games' must map file names or globs to settings",
     "css: {a: 1}\n": "1: error: key 'css' must be a file name or a list of file names",
     "theme: neon\n": "1: error: key 'theme' is 'neon', which is none of pgm's themes "
-                     "(default, classic): A theme of your own is a folder of templates, "
+                     "(default, classic). A theme of your own is a folder of templates, "
                      "named by theme_dir",
     "theme: clasic\n": "1: error: key 'theme' is 'clasic', which is none of pgm's themes "
-                       "(default, classic): did you mean 'classic'? A theme of your own",
+                       "(default, classic). Did you mean 'classic'? A theme of your own",
     "live_poll_seconds: -2\n": "1: error: key 'live_poll_seconds' must be a positive whole",
     "orientation: sideways\n": "1: error: key 'orientation' must be one of",
     "base_url: example.org/club\n": "1: error: key 'base_url' must be an absolute address",
