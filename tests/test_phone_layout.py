@@ -249,6 +249,9 @@ def test_a_turn_pages_scores_start_on_a_phones_first_screen(browser: Browser,
         caption = page.locator("table.board caption")
         assert "Board after turn 10: RightBehindYou played VOKDA" in caption.text_content()
         assert caption.evaluate("c => c.getBoundingClientRect().width") <= 1
+        visit(page, server + "positions/puzzles/1.html")  # a position says more in it
+        assert page.locator("table.board caption").evaluate(
+            "c => c.getBoundingClientRect().width") > 100
 
 
 @pytest.mark.parametrize("viewport", [SMALLEST, PHONE], ids=["320px", "390px"])
