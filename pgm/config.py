@@ -145,12 +145,18 @@ class ConfigSet:
         return any(d.severity.value == "error" for d in self.diagnostics)
 
 
+def event_keys(path: Path) -> set[str]:
+    """The top-level keys the ``event.yaml`` at ``path`` sets (its problems are for the
+    build or the check to report)."""
+    return {entry.key for entry in read_entries(path, DiagnosticSink(str(path)))}
+
+
 def event_claim(path: Path) -> int:
     """How surely the ``event.yaml`` at ``path`` is an event's root, for ``pgm check``
     to tell the folder of a record's event from the folders inside it: 2 when it sets a
     key only a root may (``base_url``, ``theme``, ``description``...), 1 when it sets
     ``title`` (an event's, or the games' of a division below one), else 0."""
-    keys = {entry.key for entry in read_entries(path, DiagnosticSink(str(path)))}
+    keys = event_keys(path)
     if any(key in _EVENT_KEYS and key not in _GAME_KEYS for key in keys):
         return 2
     return 1 if "title" in keys else 0

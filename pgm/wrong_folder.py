@@ -16,10 +16,9 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from pgm.config import CONFIG_NAME, event_claim
-from pgm.diagnostics import Diagnostic, DiagnosticSink, Severity
+from pgm.config import CONFIG_NAME, event_claim, event_keys
+from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import shown_name
-from pgm.event_yaml import read_entries
 from pgm.record_inputs import event_claims, event_root, named_like
 
 _SHOWN = 3
@@ -48,7 +47,8 @@ def _inside_event(folder: Path) -> Diagnostic | None:
     chain = event_claims(folder)
     chain = chain[:[path for path, _ in chain].index(Path(os.path.abspath(root))) + 1]
     event = next((path for depth, (path, claim) in enumerate(chain) if claim and
-                  all(_keys(above) <= {"title"} for above, _ in chain[depth + 1:])),
+                  all(event_keys(above / CONFIG_NAME) <= {"title"}
+                      for above, _ in chain[depth + 1:])),
                  chain[-1][0])
     if event == absolute:
         return None
@@ -57,13 +57,6 @@ def _inside_event(folder: Path) -> Diagnostic | None:
                       f"this folder is inside the event of {shown_name(str(event / CONFIG_NAME))}"
                       f", whose settings this build leaves out: build {shown_name(str(event))} "
                       "for the event's site")
-
-
-def _keys(folder: Path) -> set[str]:
-    """The keys the ``event.yaml`` of ``folder`` sets (its problems are the build's or
-    the check's to report)."""
-    path = folder / CONFIG_NAME
-    return {entry.key for entry in read_entries(path, DiagnosticSink(str(path)))}
 
 
 def _above_events(folder: Path, config_folders: Iterable[Path]) -> Diagnostic | None:
