@@ -45,7 +45,7 @@ from pgm.config import CONFIG_NAME
 from pgm.diagnostics import Diagnostic
 from pgm.discover import RECORD_EXTENSIONS
 from pgm.file_io import stage_write
-from pgm.output import MARKER
+from pgm.output import built_site_holding
 from pgm.record_inputs import RecordInput
 
 FORMATS = ("csv", "json")
@@ -188,7 +188,8 @@ def check_target(output: Path, records: Iterable[Path]) -> None:
         raise ExportTargetError(f"cannot write {output}: {exc.strerror}") from None
     if found is not None and stat.S_ISDIR(found.st_mode):
         raise ExportTargetError(f"cannot write {output}: it is a folder")
-    site = _built_site_above(parent) or _built_site_above(Path(os.path.realpath(output)).parent)
+    site = built_site_holding(Path(os.path.realpath(parent))) or \
+        built_site_holding(Path(os.path.realpath(output)).parent)
     if site is not None:  # where the path is, or where its link leads (written there)
         raise ExportTargetError(
             f"will not write the export into {site}, a site pgm built: pgm build writes "
@@ -218,13 +219,6 @@ def check_target(output: Path, records: Iterable[Path]) -> None:
             f"will not write the export over {output}: the file exists and is not an "
             "export pgm wrote (pgm export replaces only its own CSV or JSON files); "
             "remove it or name another file")
-
-
-def _built_site_above(folder: Path) -> Path | None:
-    """The site pgm built that ``folder`` is or lies in (its marker file), if any."""
-    absolute = Path(os.path.realpath(folder))
-    return next((above for above in (absolute, *absolute.parents)
-                 if (above / MARKER).is_file()), None)
 
 
 def is_export(path: Path) -> bool:

@@ -75,6 +75,13 @@ def _check_link(out: Path) -> None:
                           f"{target.parent} does not exist; create it or change the link")
 
 
+def built_site_holding(path: Path) -> Path | None:
+    """The site pgm built (the folder with its marker) that the absolute ``path`` is or
+    lies in; None when there is none."""
+    return next((above for above in (path, *path.parents) if (above / MARKER).is_file()),
+                None)
+
+
 def site_folder(out: Path) -> Path:
     """The folder the site goes to: ``out`` itself, or the folder it leads to when it is a
     link. The link is the user's: pgm stages beside its target and swaps the target,

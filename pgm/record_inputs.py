@@ -22,7 +22,7 @@ from pathlib import Path
 from pgm.config import CONFIG_NAME, ConfigSet, GameSettings, event_claim, load_configs
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import RECORD_EXTENSIONS, shown_name, skipped_warnings, walk_records
-from pgm.output import MARKER
+from pgm.output import built_site_holding
 
 
 @dataclass(frozen=True)
@@ -166,8 +166,7 @@ def in_built_site(folder: Path) -> str | None:
     site's game folders hold copies of the records (``input.gcg``): read as an event,
     they would be games again, built into a site inside the published one."""
     absolute = Path(os.path.abspath(folder))
-    site = next((above for above in (absolute, *absolute.parents)
-                 if (above / MARKER).is_file()), None)
+    site = built_site_holding(absolute)
     if site is None:
         return None
     named = shown_name(str(named_like(site, folder)))
