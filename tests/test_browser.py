@@ -183,6 +183,49 @@ def test_home_end_and_the_help(page: Page, base: str) -> None:
     expect(toggle).to_have_attribute("aria-expanded", "false")
 
 
+def test_autoplay_steps_to_the_last_turn_and_stops(page: Page, base: str) -> None:
+    """Play steps on by itself at the chosen pace, each page carrying on from its address,
+    and stops at the last turn, whose button then starts again from the first. Back finds
+    the page paused; a step by hand stops playing."""
+    total = turn_count()
+    page.goto(f"{base}{GAME}/{total - 2}.html")
+    play = page.locator(".turn-nav .play-toggle")
+    expect(play).to_have_accessible_name("Play through the turns")
+    page.keyboard.press("+")
+    page.keyboard.press("+")  # 3 s a turn → 2 → 1
+    play.click()
+    expect(play).to_have_accessible_name("Pause (a turn every 1 s)")
+    assert page.url.endswith(f"{total - 2}.html#play-1")
+    for number in (total - 1, total):
+        page.wait_for_url(re.compile(rf"/{number}\.html#play-1$"), timeout=5000)
+    page.wait_for_url(re.compile(rf"/{total}\.html$"))  # the end: the page stops playing
+    expect_turn(page, total, total)
+    expect(play).to_have_accessible_name("Play from the first turn")
+    page.wait_for_timeout(1500)
+    assert page.url.endswith(f"/{total}.html")
+
+    page.go_back()
+    page.wait_for_url(re.compile(rf"/{total - 1}\.html$"))
+    expect(play).to_have_accessible_name("Play through the turns")
+    page.wait_for_timeout(1500)
+    assert page.url.endswith(f"/{total - 1}.html")
+
+    page.goto(f"{base}{GAME}/{total}.html")
+    page.keyboard.press("p")
+    page.wait_for_url(re.compile(r"/1\.html#play-3$"))
+    expect(play).to_have_accessible_name("Pause (a turn every 3 s)")
+    page.keyboard.press("p")  # paused before its 3 s are up
+    page.wait_for_url(re.compile(r"/1\.html$"))
+    page.wait_for_timeout(3500)
+    expect_turn(page, 1, total)
+
+    page.goto(f"{base}{GAME}/5.html#play-8")
+    go(page, "key:ArrowRight", 6)
+    expect(play).to_have_accessible_name("Play through the turns")
+    page.go_back()
+    page.wait_for_url(re.compile(r"/5\.html$"))  # left by hand: paused
+
+
 def test_keys_typed_into_the_position_box_do_not_turn_the_page(page: Page, base: str) -> None:
     """Arrow keys and Home/End inside the CGP text box move the caret, not the game. pgm.js
     cancels every key it acts on, so a listener that runs after it tells, without waiting
@@ -276,6 +319,7 @@ def test_links_work_without_javascript(browser: Browser, base: str) -> None:
     with open_page(browser, java_script_enabled=False) as page:
         page.goto(f"{base}{GAME}/1.html")
         expect(page.get_by_role("button", name="?")).to_be_hidden()  # needs the script
+        expect(page.locator(".play-toggle")).to_have_count(0)  # so does playing
         expect(page.locator("#key-help")).to_be_hidden()
         for action, number in (("Next ›", 2), ("Next ›", 3), ("Last »", total),
                                ("‹ Previous", total - 1), ("« First", 1)):
