@@ -289,11 +289,12 @@ def serve(event_dir: Path, port: int) -> None:
 @main.command()
 @click.argument("inputs", nargs=-1, required=True,
                 type=click.Path(path_type=Path, exists=True))
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv",
-              show_default=True, help="CSV with a header row, or a JSON array of objects.")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]),
+              help="CSV with a header row, or a JSON array of objects  [default: json for "
+              "an -o file named .json, else csv]")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
               help="Write the table to this file (default: standard output).")
-def export(inputs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
+def export(inputs: tuple[Path, ...], fmt: str | None, output: Path | None) -> None:
     """Export the move table of records, one row per event, with the columns
     game, turn, player, rack, position, word, score, cumulative, kind, notation.
 
@@ -301,7 +302,14 @@ def export(inputs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
     records are printed as PATH:LINE: SEVERITY: MESSAGE (their rows stop at the error);
     exit status 1 if any record has an error.
     """
-    from pgm.export import ExportTargetError, check_target, export_rows, save, write_rows
+    from pgm.export import (
+        ExportTargetError,
+        check_target,
+        export_rows,
+        format_for,
+        save,
+        write_rows,
+    )
     from pgm.record_inputs import gather, no_records
 
     found = gather(inputs)
@@ -319,7 +327,7 @@ def export(inputs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
             click.echo(str(empty), err=True)
     rows, diagnostics = export_rows(record for record in found.records
                                     if not record.empty_folder)
-    text = write_rows(rows, fmt)
+    text = write_rows(rows, fmt or format_for(output))
     if output is None:
         click.echo(text, nl=False)
     else:

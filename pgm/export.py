@@ -153,6 +153,12 @@ def export_rows(records: Iterable[RecordInput]) -> tuple[list[MoveRow], list[Dia
     return rows, diagnostics
 
 
+def format_for(output: Path | None) -> str:
+    """The format an export takes when none is asked for: the one its file is named for
+    (``moves.json``), CSV on standard output or under any other name."""
+    return "json" if output is not None and output.suffix.lower() == ".json" else "csv"
+
+
 def write_rows(rows: list[MoveRow], fmt: str) -> str:
     """The table as text: CSV (a header row, LF line ends) or a JSON array of objects."""
     if fmt == "json":

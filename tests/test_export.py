@@ -138,3 +138,20 @@ def test_records_with_errors_export_up_to_the_error_and_fail(tmp_path) -> None:
 def test_missing_input_is_a_usage_error(tmp_path) -> None:
     result = run("export", str(tmp_path / "nope.gcg"))
     assert result.exit_code == 2
+
+
+def test_an_output_named_json_gets_json_unless_a_format_is_asked(tmp_path) -> None:
+    """`-o moves.json` alone writes JSON (it used to write CSV into a .json file);
+    `--format` still decides, and other names and standard output get CSV."""
+    record = str(CORPUS / "gcg/MAGPIE-DATA__success_standard.gcg")
+    named_json = tmp_path / "moves.JSON"
+    assert run("export", "-o", str(named_json), record).exit_code == 0
+    rows = json.loads(named_json.read_text(encoding="utf-8"))
+    assert rows[0]["game"] == record and tuple(rows[0]) == COLUMNS
+    asked_csv = tmp_path / "moves.json"
+    assert run("export", "--format", "csv", "-o", str(asked_csv), record).exit_code == 0
+    assert asked_csv.read_text(encoding="utf-8").startswith(",".join(COLUMNS) + "\n")
+    other = tmp_path / "moves.txt"
+    assert run("export", "-o", str(other), record).exit_code == 0
+    assert other.read_text(encoding="utf-8").startswith(",".join(COLUMNS) + "\n")
+    assert run("export", record).stdout.startswith(",".join(COLUMNS) + "\n")
