@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pgm.board import parse_coordinate
 from pgm.cgp import CgpPosition, parse_cgp
 from pgm.diagnostics import Diagnostic, DiagnosticSink
+from pgm.nul_bytes import before_nul
 from pgm.scoring import square_name
 from pgm.tiles import BLANK, TileCodec, TileError
 from pgm.utf16 import utf16_text
@@ -96,7 +97,7 @@ def read_cgp_file(data: bytes, path: str) -> CgpFile:
     for index, text in enumerate(lines):
         if _is_comment(text) and index not in captions and _comment_text(text):
             notes.append(_comment_text(text))
-    if not entries:
+    if not entries and not sink.has_errors:  # a file of NUL bytes says why instead
         sink.warning(0, "no CGP position in the file (one position per line; blank lines and "
                         "'#' comment lines are allowed)")
     found = sink.items + [d for entry in entries for d in entry.diagnostics]
@@ -109,8 +110,7 @@ def _decode(data: bytes, sink: DiagnosticSink) -> str:
     text = utf16_text(data, sink, "UTF-8")
     if text is not None:
         return text
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    data = before_nul(data.removeprefix(b"\xef\xbb\xbf"), sink, "position")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -16,6 +16,7 @@ from pgm.diagnostics import DiagnosticSink, Folded, Severity
 from pgm.gcg_encoding import decode
 from pgm.gcg_model import Event, EventKind, GcgRecord, Note, Player
 from pgm.gcg_pragmas import EventFields, OpenEvent, PragmaReader, finished_notes
+from pgm.nul_bytes import CUT_SHORT, NOT_TEXT
 
 __all__ = ["Event", "EventKind", "GcgRecord", "Note", "Player", "decode", "parse_gcg",
            "split_lines"]
@@ -192,14 +193,10 @@ class _Reader(PragmaReader):
         """A line with NUL bytes ends the reading: the first line, a file that is no
         text; a later one, the record's end lost as it was saved (padded with NULs)."""
         if self.lines_read:
-            self._unreadable(number, "this line holds NUL bytes: the file was most likely "
-                                     "cut short while it was saved, and is read up to here")
+            self._unreadable(number, CUT_SHORT)
             return
         self.binary = True
-        self._unreadable(number, "this line holds NUL bytes, which text has none of: the "
-                                 "file is a program, an archive or an image, or text in an "
-                                 "encoding pgm does not read (UTF-32), and no record can be "
-                                 "read from it")
+        self._unreadable(number, NOT_TEXT.format(what="record"))
 
     def _unreadable(self, number: int, message: str) -> None:
         """A line that cannot be read may have been a move, above the first event as

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Severity
 from pgm.gn_moves import Move, TokenError, clip, parse_token, shown
 from pgm.gungi_units import Colour
+from pgm.nul_bytes import before_nul
 from pgm.utf16 import utf16_text
 
 MAX_DIAGNOSTICS = 100
@@ -157,7 +158,7 @@ def decode(data: bytes, sink: DiagnosticSink) -> str:
     text = utf16_text(data, sink, "UTF-8")
     if text is not None:
         return _normalise(text)
-    data = data.removeprefix(codecs.BOM_UTF8)
+    data = before_nul(data.removeprefix(codecs.BOM_UTF8), sink, "game")
     try:
         return _normalise(data.decode("utf-8"))
     except UnicodeDecodeError as exc:

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from pgm.diagnostics import Diagnostic, DiagnosticSink
+from pgm.nul_bytes import before_nul
 from pgm.utf16 import utf16_text
 
 SIZE = 10
@@ -157,8 +158,7 @@ def _decode(data: bytes, sink: DiagnosticSink) -> str:
     utf16 = utf16_text(data, sink, "UTF-8")
     if utf16 is not None:
         return utf16
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    data = before_nul(data.removeprefix(b"\xef\xbb\xbf"), sink, "board")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -174,7 +174,9 @@ def read_ubf(source: bytes | str, path: str = "<ubf>") -> UbfResult:
     text = source if isinstance(source, str) else _decode(source, sink)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     tokens = _tokens(text, sink)
-    rows = _Rows(tokens, sink).read(blank=not text.strip())
+    # nothing left to read after a file's NUL bytes: that error says why
+    nothing_read = not text.strip() and sink.has_errors
+    rows = [] if nothing_read else _Rows(tokens, sink).read(blank=not text.strip())
     squares: list[Stack | None] = []
     for row in rows[:SIZE]:
         squares.extend((row + [None] * SIZE)[:SIZE])

@@ -8,7 +8,7 @@ import re
 
 import jinja2
 import pytest
-from conftest import CORPUS, ROOT, SAMPLE_GAMES
+from conftest import CORPUS, ROOT
 from markupsafe import Markup
 from sitehelpers import make_event, record_prefix
 
@@ -175,18 +175,6 @@ def test_a_theme_looping_over_the_sheet_still_gets_a_plan_per_game(tmp_path, mon
     assert len(made) == 2 and None not in made
     page = (tmp_path / "o/b/3.html").read_text(encoding="utf-8")
     assert "GYP ZA THEW" in page.split("<footer")[1]
-
-
-def test_record_text_that_looks_like_a_marker_is_printed_as_it_is(tmp_path) -> None:
-    """A .gcg with a NUL byte is refused as no text; a .gn reads one as text."""
-    record = (SAMPLE_GAMES / "exhibition/gungi-sample.gn").read_bytes().replace(
-        b'[Black "Sample Black"]', b'[Black "Sample Black \x00abc:title\x00"]', 1)
-    assert b"\x00abc" in record
-    event = make_event(tmp_path / "ev", {"g.gn": record})
-    assert not build(BuildOptions(event, tmp_path / "o", jobs=1)).errors
-    page = (tmp_path / "o/g/3.html").read_text(encoding="utf-8")
-    assert page.count("Sample Black \x00abc:title\x00") >= 2
-    assert "<title>Ply 3: " in page
 
 
 def _built_with_theme_macro(tmp_path, partial: str, name: str, macro: str):
