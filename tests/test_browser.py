@@ -584,7 +584,7 @@ def test_counts_turns_and_the_board_read_once_and_rightly(page: Page, server: st
     assert tables[0].get("description", {}).get("value", "") == "", tables[0]
     buttons = [n.get("name", {}).get("value") for n in nodes
                if n.get("role", {}).get("value") == "button"]
-    assert buttons == ["Keyboard shortcuts"]
+    assert buttons == ["Play through the turns", "Keyboard shortcuts"]
 
 
 def test_division_headings_stand_above_round_headings(page: Page, server: str) -> None:
