@@ -9,6 +9,7 @@ by an atomic rename; a build with nothing changed writes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -45,6 +46,7 @@ from pgm.output import (
 )
 from pgm.record_inputs import in_built_site, no_records
 from pgm.site_inputs import copy_static, site_fingerprint, theme_dir
+from pgm.site_lock import writing_alone
 from pgm.state import (
     BuildState,
     GameState,
@@ -140,8 +142,18 @@ class _Event:
     """The warning of an event with no records yet (see pgm.record_inputs.no_records)."""
 
 
-def build(options: BuildOptions, progress: Callable[[int], Progress] | None = None
-          ) -> BuildResult:
+def build(options: BuildOptions, progress: Callable[[int], Progress] | None = None,
+          waiting: Callable[[str], None] | None = None) -> BuildResult:
+    """Build the site, or update it; one build at a time writes a site (see
+    pgm.site_lock): ``waiting`` hears when this one waits for another."""
+    with contextlib.ExitStack() as held:
+        def hold(out: Path) -> None:
+            held.enter_context(writing_alone(out, waiting))
+        return _build(options, progress, hold)
+
+
+def _build(options: BuildOptions, progress: Callable[[int], Progress] | None,
+           hold: Callable[[Path], None]) -> BuildResult:
     started = time.perf_counter()
     event_dir = options.event_dir
     if not event_dir.is_dir():
@@ -152,7 +164,7 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     out = options.out or event_dir / "_site"
     if options.base_url is not None and (problem := base_url_problem(options.base_url)):
         raise BuildError(f"--base-url {problem}")
-    event, state, skipped = _read_event(options, out)
+    event, state, skipped = _read_event(options, out, hold)
     site_print = site_fingerprint(event.configs, event.theme_files)
     remove_leftovers(out)
     replaced = None
@@ -181,7 +193,7 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     return result
 
 
-def _read_event(options: BuildOptions, out: Path
+def _read_event(options: BuildOptions, out: Path, hold: Callable[[Path], None]
                 ) -> tuple[_Event, BuildState | None, list[str]]:
     """The records, their slugs and the configuration, the previous build's state (if
     ``out`` is a site pgm built and its state is readable) and problems met on the way.
@@ -198,6 +210,7 @@ def _read_event(options: BuildOptions, out: Path
         check_output(out, root, _records_below(out, root, found))
     except OutputError as exc:
         raise OutputFolderError(str(exc)) from None
+    hold(out)  # the site's lock, before its state is read
     state = load_state(out, found) if (out / MARKER).is_file() else None
     sources = make_sources(root, found, state.slugs() if state is not None else None)
     configs = load_configs(root, found, {"base_url": options.base_url})

@@ -6,6 +6,7 @@ import contextlib
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import click
@@ -108,8 +109,8 @@ def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
     show_bar = not quiet and sys.stderr.isatty()
     options = BuildOptions(event_dir, out, strict, base_url, jobs=jobs)
     try:
-        result = build_site(options,
-                            progress=_progress_bar if show_bar else None)
+        result = build_site(options, progress=_progress_bar if show_bar else None,
+                            waiting=partial(click.echo, err=True))
     except BuildError as exc:
         raise click.ClickException(str(exc)) from None
     finally:
@@ -248,9 +249,15 @@ def watch(event_dir: Path, out: Path | None, base_url: str | None) -> None:
     click.echo(f"Watching {event_dir} (Ctrl-C to stop)", err=True)
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            watch_site(BuildOptions(event_dir, out, False, base_url), _RebuildLog())
+            watch_site(BuildOptions(event_dir, out, False, base_url), _RebuildLog(),
+                       waiting=_stamped)
     except OutputFolderError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _stamped(text: str) -> None:
+    """A line of the watch log that is not a build's outcome."""
+    click.echo(f"{time.strftime('%H:%M:%S')} {text}", err=True)
 
 
 def _refuse_built_site(event_dir: Path) -> None:

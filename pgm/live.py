@@ -69,11 +69,13 @@ def _folder_came_or_went(change: watchfiles.Change, path: Path) -> bool:
     return change == watchfiles.Change.deleted and not path.suffix
 
 
-def rebuild(options: BuildOptions, report: Report) -> BuildResult | None:
+def rebuild(options: BuildOptions, report: Report,
+            waiting: Callable[[str], None] | None = None) -> BuildResult | None:
     """Build and report the result, or the error that stopped it (None then); an output
-    folder pgm must not write is raised: waiting for changes would not mend it."""
+    folder pgm must not write is raised: waiting for changes would not mend it.
+    ``waiting`` hears when another build is writing the site first."""
     try:
-        result = build(options)
+        result = build(options, waiting=waiting)
     except OutputFolderError:
         raise
     except BuildError as exc:
@@ -84,18 +86,20 @@ def rebuild(options: BuildOptions, report: Report) -> BuildResult | None:
 
 
 def watch(options: BuildOptions, report: Report, stop: threading.Event | None = None,
-          on_build: Callable[[BuildResult | None], None] | None = None) -> None:
+          on_build: Callable[[BuildResult | None], None] | None = None,
+          waiting: Callable[[str], None] | None = None) -> None:
     """Build, then rebuild after every relevant change until ``stop`` is set;
-    ``on_build`` is called after each build with its result (None: it failed)."""
+    ``on_build`` is called after each build with its result (None: it failed), and
+    ``waiting`` when a build waits for another writing the site."""
     out = (options.out or options.event_dir / "_site").resolve()
     options = replace(options, out=out, keep_last_good=True)
-    result = rebuild(options, report)
+    result = rebuild(options, report, waiting)
     if on_build:
         on_build(result)
     for changes in _changes(options.event_dir, partial(_relevant, options.event_dir.resolve(),
                                                        out), stop):
         if changes:
-            result = rebuild(options, report)
+            result = rebuild(options, report, waiting)
             if on_build:
                 on_build(result)
 
