@@ -1,6 +1,6 @@
-// pgm: keys and autoplay for turn pages. The pages work without it; this only adds
-// arrow keys, Home/End, a "?" help and a play button that steps through the turns on
-// its own. Both buttons are made here because only this script makes them work (no page
+// pgm: keys, swipes and autoplay for turn pages. The pages work without it; this only
+// adds arrow keys, Home/End, a "?" help, swipes across the board and a play button that
+// steps through the turns on its own. Both buttons are made here because only this script makes them work (no page
 // carries them for readers without JavaScript).
 (function () {
   "use strict";
@@ -85,6 +85,29 @@
     window.addEventListener("pageshow", function (event) {
       if (event.persisted) { setPlaying(false); }
     });
+  }
+
+  // A swipe across the board turns the page on a touch screen: to the left for the next
+  // turn, as a page of a book. Only a quick, mostly sideways swipe of one finger counts,
+  // and not while the page is zoomed in, where a swipe moves the view.
+  var board = document.querySelector(".board-col");
+  var touch = null;
+  if (board) {
+    board.addEventListener("touchstart", function (event) {
+      var point = event.touches.length === 1 && event.touches[0];
+      touch = point ? {x: point.clientX, y: point.clientY, at: Date.now()} : null;
+    }, {passive: true});
+    board.addEventListener("touchend", function (event) {
+      var point = event.changedTouches[0];
+      var zoomed = window.visualViewport && window.visualViewport.scale > 1.01;
+      if (!touch || !point || zoomed || Date.now() - touch.at > 800) { return; }
+      var across = point.clientX - touch.x;
+      var down = point.clientY - touch.y;
+      touch = null;
+      if (Math.abs(across) < 50 || Math.abs(across) < 2 * Math.abs(down)) { return; }
+      var chosen = link(across < 0 ? "ArrowRight" : "ArrowLeft");
+      if (chosen) { stopForLink(); window.location.href = chosen.href; }
+    }, {passive: true});
   }
 
   var keys = [["\u2190", "previous turn"], ["\u2192", "next turn"], ["Home", "first"],

@@ -226,6 +226,43 @@ def test_autoplay_steps_to_the_last_turn_and_stops(page: Page, base: str) -> Non
     page.wait_for_url(re.compile(r"/5\.html$"))  # left by hand: paused
 
 
+def swipe(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """One finger across the screen, as the touch screen reports it (Chromium's input
+    events, not events made up in the page)."""
+    session = page.context.new_cdp_session(page)
+    try:
+        for kind, (x, y) in (("touchStart", start), ("touchMove", end)):
+            session.send("Input.dispatchTouchEvent",
+                         {"type": kind, "touchPoints": [{"x": x, "y": y}]})
+        session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        session.detach()
+
+
+def test_a_swipe_across_the_board_turns_the_page(browser: Browser, base: str) -> None:
+    """On a phone, a swipe to the left across the board opens the next turn, to the right
+    the previous one; a mostly downward swipe (scrolling) and a short one do not."""
+    total = turn_count()
+    with open_page(browser, viewport=PHONE, has_touch=True, is_mobile=True) as page:
+        page.goto(f"{base}{GAME}/10.html")
+        box = page.locator(".board-col table.board").bounding_box()
+        assert box is not None
+        middle_y = box["y"] + box["height"] / 2
+        left, right = box["x"] + 40, box["x"] + box["width"] - 40
+        swipe(page, (right, middle_y), (left, middle_y + 20))
+        page.wait_for_url(re.compile(r"/11\.html$"))
+        expect_turn(page, 11, total)
+        swipe(page, (left, middle_y), (right, middle_y))
+        page.wait_for_url(re.compile(r"/10\.html$"))
+        for start, end in (((right, box["y"] + 20), (right - 60, box["y"] + 200)),
+                           ((right, middle_y), (right - 30, middle_y))):
+            page.evaluate("window.stayed = true")
+            swipe(page, start, end)
+            page.wait_for_timeout(500)
+            assert page.evaluate("window.stayed") is True
+            assert page.url.endswith(f"/{GAME}/10.html")
+
+
 def test_keys_typed_into_the_position_box_do_not_turn_the_page(page: Page, base: str) -> None:
     """Arrow keys and Home/End inside the CGP text box move the caret, not the game. pgm.js
     cancels every key it acts on, so a listener that runs after it tells, without waiting
