@@ -94,7 +94,10 @@ class BuildResult:
     """Records that could not be read, or that pgm failed on: a page says so."""
     kept: list[str] = field(default_factory=list)
     """The records whose games' last good pages were kept while they do not replay,
-    named as ``rebuilt`` names them."""
+    named as ``rebuilt`` names them. Such a record is tried again at every build."""
+    kept_saved: list[str] = field(default_factory=list)
+    """Those of ``kept`` saved again since the build before (a new mistake, or the same
+    still there): the others were only tried again."""
     in_progress: list[str] = field(default_factory=list)
     """Records of games in progress: their pages follow the record (and say so)."""
     records: int = 0
@@ -344,8 +347,16 @@ def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path
         states[change.source.slug] = outcome.state
         named = shown_name(str(options.event_dir / change.source.relative))
         (result.kept if outcome.kept else result.rebuilt).append(named)
+        if outcome.kept and _saved_again(change):
+            result.kept_saved.append(named)
         result.files_written += outcome.files_written
     return states
+
+
+def _saved_again(change: Change) -> bool:
+    """Whether the record's bytes differ from those the build before read."""
+    before = change.previous.record if change.previous else None
+    return before is None or before.digest != change.record.digest
 
 
 def _entries(plan: Plan, states: dict[str, GameState]) -> list[GameEntry]:

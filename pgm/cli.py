@@ -205,7 +205,7 @@ class _RebuildLog:
             click.echo(f"{stamp} build failed: {outcome}", err=True)
             return
         shown, unchanged = set(), []
-        saved = {*outcome.rebuilt, *outcome.kept}  # a save kept its last pages: still saved
+        saved = {*outcome.rebuilt, *outcome.kept_saved}  # kept its last pages: saved all the same
         for diagnostic in outcome.diagnostics:
             text = str(diagnostic)
             shown.add(text)

@@ -245,14 +245,38 @@ def test_the_watch_log_prints_a_warning_when_it_appears_and_an_error_at_each_sav
             (["ev/g.gcg"], [typo, broken, mine]), (["ev/g.gcg"], [typo, broken, mine]), \
             (["ev/h.gcg"], [broken]), (["ev/g.gcg"], [typo]):
         log(BuildResult(tmp_path, rebuilt=saved, diagnostics=diagnostics))
-    # h saved half-way twice: its pages are kept, its error printed at each save
-    log(BuildResult(tmp_path, kept=["ev/h.gcg"], diagnostics=[broken]))
-    log(BuildResult(tmp_path, kept=["ev/h.gcg"], diagnostics=[broken]))
+    # h saved half-way twice: its pages are kept, its error printed at each save; then g
+    # is saved, and h, kept and only tried again, is counted
+    for saved in (["ev/h.gcg"], ["ev/h.gcg"], []):
+        log(BuildResult(tmp_path, kept=["ev/h.gcg"], kept_saved=saved,
+                        rebuilt=[] if saved else ["ev/g.gcg"], diagnostics=[broken]))
     printed = [line.split(" ", 1)[1] for line in capsys.readouterr().err.splitlines()
                if "rebuilt" not in line]
     still = "still 1 error(s) in records not changed since: ev/h.gcg"
     assert printed == [str(typo), str(broken), str(mine), still, str(mine), still,
-                       str(broken), str(typo), str(broken), str(broken)]
+                       str(broken), str(typo), str(broken), str(broken), still]
+
+
+def test_a_kept_record_counts_as_saved_only_when_its_bytes_changed(tmp_path) -> None:
+    """A record whose last good pages are kept is tried again at every build; the build
+    says which of those were saved again (the watch log prints their errors anew)."""
+    from sitehelpers import make_event
+
+    from pgm.build import BuildOptions, build
+
+    good = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes().rstrip(b"\r\n") + b"\n"
+    event = make_event(tmp_path / "ev", {"g.gcg": good, "h.gcg": good})
+    options = BuildOptions(event, tmp_path / "o", keep_last_good=True, jobs=1)
+    build(options)
+    (event / "h.gcg").write_bytes(good + b">Andy: ABC\n")
+    first = build(options)
+    (event / "g.gcg").write_bytes(good + b"#note saved\n")
+    second = build(options)
+    (event / "h.gcg").write_bytes(good + b">Andy: ABCD\n")
+    third = build(options)
+    named = str(event / "h.gcg")
+    assert [(r.kept, r.kept_saved) for r in (first, second, third)] == [
+        ([named], [named]), ([named], []), ([named], [named])]
 
 
 WARNED = (CORPUS / "gcg-invalid/MAGPIE-DATA__standard_cumulative_scoring_error.gcg")
