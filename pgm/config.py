@@ -24,10 +24,8 @@ from urllib.parse import urlsplit
 
 from pgm.config_games import Glob, check_games, make_glob, matches
 from pgm.diagnostics import Diagnostic, DiagnosticSink
-from pgm.discover import shown_name, special_kind
+from pgm.discover import CONFIG_NAME, shown_name, special_kind
 from pgm.event_yaml import Entry, Written, read_entries
-
-CONFIG_NAME = "event.yaml"
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,14 @@ def skipped_warnings(problems: Iterable[str]) -> list[Diagnostic]:
             for path, _, why in (problem.partition(": ") for problem in problems)]
 
 
+CONFIG_NAME = "event.yaml"
+"""The name of an event's configuration file, in its folder and in any folder below."""
+
+_CONFIG_SPELLINGS = frozenset({CONFIG_NAME, "event.yml"})
+"""``event.yaml`` as it is also written (``Event.yaml`` is read on Windows and macOS, not
+on the Linux server the site may be built on): lower-cased, these names are warned of."""
+
+
 def walk_records(root: Path, extensions: Collection[str] = RECORD_EXTENSIONS
                  ) -> tuple[list[str], list[str]]:
     """Record files below ``root`` in sorted order, as paths below it with '/'
@@ -91,6 +99,10 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
                 problems.append(f"{Path(entry.path)}: {reason}; skipped")
                 continue
             found.append(prefix + entry.name)
+        elif entry.name.lower() in _CONFIG_SPELLINGS and entry.name != CONFIG_NAME:
+            problems.append(f"{Path(entry.path)}: pgm reads an event's configuration only "
+                            f"from a file named {CONFIG_NAME}, in lower case: rename it; "
+                            "skipped")
     for entry in subfolders:
         _walk(entry.path, f"{prefix}{entry.name}/", real_root, found, problems, extensions)
 

@@ -160,3 +160,21 @@ def test_an_empty_folder_named_twice_is_reported_once(tmp_path) -> None:
     (tmp_path / "empty").mkdir()
     result = run("check", str(tmp_path / "empty"), str(tmp_path / "empty"))
     assert result.exit_code == 1 and result.output.count("no records in this folder") == 1
+
+
+@pytest.mark.parametrize("name", ["event.yml", "Event.yaml", "EVENT.YML"])
+def test_a_configuration_named_otherwise_than_event_yaml_is_warned_of(tmp_path, name) -> None:
+    """`event.yml`, or `Event.yaml` (which Windows and macOS read as event.yaml, a Linux
+    server does not): its title, base_url and the rest would be dropped without a word."""
+    root = make_event(tmp_path / "ev", {
+        "r1/t1.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes(),
+        name: "title: Spring Open\n", f"r1/{name}": "round: 2\n"})
+    warning = ("warning: pgm reads an event's configuration only from a file named "
+               "event.yaml, in lower case: rename it; skipped")
+    expected = {f"{root / name}: {warning}", f"{root / 'r1' / name}: {warning}"}
+    checked = run("check", str(root))
+    assert checked.exit_code == 0
+    assert expected <= set(checked.stdout.splitlines())
+    built = run_build(str(root), "-o", str(tmp_path / "site"))
+    assert built.exit_code == 0 and expected <= set(built.stderr.splitlines())
+    assert "<h1>Spring Open" not in (tmp_path / "site/index.html").read_text(encoding="utf-8")
