@@ -107,7 +107,9 @@ class ConfigSet:
     """By record folder: a large event has thousands of records in a few folders."""
 
     def settings_for(self, record: Path) -> GameSettings:
-        """Root defaults, then each enclosing folder's overlay, then matching globs."""
+        """Root defaults, then each enclosing folder's keys, outermost first, then the
+        ``games:`` entries that match, outermost first: an entry names the record (or a
+        glob), so it wins over the keys of any folder, the record's own too."""
         folder = os.path.dirname(record)
         found = self._folders.get(folder)
         if found is None:
@@ -117,6 +119,7 @@ class ConfigSet:
         values: dict[str, Any] = {}
         for overlay in found.overlays:
             values.update(overlay.settings)
+        for overlay in found.overlays:
             relative = record.relative_to(overlay.folder).as_posix()
             for glob in overlay.games:
                 if matches(glob, relative, record.name):

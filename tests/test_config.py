@@ -149,6 +149,28 @@ def test_an_event_yaml_above_the_record_folders_applies_to_the_records_below(tmp
     assert meta("div/r2/h") == ("Premier", "2")
 
 
+def test_a_games_entry_wins_over_a_subfolders_keys_and_the_innermost_entry_wins(
+        tmp_path) -> None:
+    """The root's entry for one record keeps its title and round though the record's
+    division folder sets both; an entry in the division's file wins over the root's."""
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": "title: Spring Open\ngames:\n"
+                      "  A/r1/t1.gcg: {title: 'Feature: andy', round: '1'}\n"
+                      "  A/r1/t2.gcg: {title: Root entry}\n",
+        "A/event.yaml": "round: '9'\ntitle: Division A game\ngames:\n"
+                        "  r1/t2.gcg: {title: Division entry}\n",
+        "A/r1/t1.gcg": GOOD, "A/r1/t2.gcg": game("anna"), "A/r1/t3.gcg": game("bo")})
+    assert _built(event, tmp_path).exit_code == 0
+
+    def meta(slug: str) -> tuple:
+        data = json.loads((tmp_path / "o" / slug / "game.json").read_text())
+        return data["title"], data["round"]
+
+    assert meta("a/r1/t1") == ("Feature: andy", "1")
+    assert meta("a/r1/t2") == ("Division entry", "9")
+    assert meta("a/r1/t3") == ("Division A game", "9")
+
+
 def test_a_stylesheet_listed_twice_is_linked_once_with_a_warning(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {
         "g.gcg": GOOD, "styles/club.css": "body {}\n",
