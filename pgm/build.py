@@ -100,6 +100,9 @@ class BuildResult:
     still there): the others were only tried again."""
     in_progress: list[str] = field(default_factory=list)
     """Records of games in progress: their pages follow the record (and say so)."""
+    followed: list[str] = field(default_factory=list)
+    """Records that end their games and still have their pages follow them, for
+    corrections (``live: true``)."""
     records: int = 0
     """Records found, drafts too (``games`` leaves drafts out)."""
 
@@ -300,8 +303,10 @@ def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_plac
             result.broken_games.append(game.entry.relative)
         if game.entry.failed:
             result.not_shown.append(game.entry.relative)
-        if game.entry.live:
+        if game.entry.in_progress:
             result.in_progress.append(game.entry.relative)
+        elif game.entry.live:
+            result.followed.append(game.entry.relative)
     entries = [states[slug].entry for slug in plan.order]
 
     def named(relative: str) -> str:

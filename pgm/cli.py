@@ -143,6 +143,11 @@ def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
         count = len(result.in_progress)
         lines.append(f"{count} game{'s' if count != 1 else ''} in progress (no end of game "
                      f"recorded yet): {_first_few(names(result.in_progress))}")
+    if result.followed:
+        count = len(result.followed)
+        lines.append(f"{count} finished game{'s' if count != 1 else ''} still followed for "
+                     f"corrections (live: true in event.yaml): "
+                     f"{_first_few(names(result.followed))}")
     if result.records and not result.games:  # with no records, a warning says what pgm reads
         lines.append("No games to show: every record is marked draft in event.yaml.")
     if result.failed(strict):

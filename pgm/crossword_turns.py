@@ -255,14 +255,16 @@ class TurnPages:
             return PagePlan.make(template, self._context, per_turn)
         plans: dict[Hashable, PagePlan | None] = kept(self._env, "pgm_turn_page_plans", dict)
         live = self._context["game"].live
-        plan_key = (template, live, key)
+        over = live and self._context["game"].over  # one plan for all games not live
+        plan_key = (template, live, over, key)
         if plan_key not in plans:
             if len(plans) >= _SHARED_PLANS:
                 plans.clear()
             plans[plan_key] = PagePlan.of(
                 lambda markers: template.render(self._context, **markers, game=Holes(
                     {**{attribute: markers[hole] for attribute, hole in _GAME_HOLES.items()},
-                     "live": live})), values)
+                     "live": live, "over": over, "in_progress": live and not over})),
+                values)
         return plans[plan_key] or PagePlan.make(template, self._context, per_turn)
 
     def values(self, index: int) -> dict[str, Any]:

@@ -69,6 +69,17 @@ class GameEntry:
         return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
 
     @property
+    def over(self) -> bool:
+        """The record ends the game: it has a result, even while its pages still follow
+        the record for corrections (``live: true``)."""
+        return any(self.result_by_seat)
+
+    @property
+    def in_progress(self) -> bool:
+        """Followed for new moves, with no end of the game recorded yet."""
+        return self.live and not self.over
+
+    @property
     def status_class(self) -> str:
         return "live" if self.live else "final"
 

@@ -59,6 +59,7 @@ def render_site_files(env: jinja2.Environment, configs: ConfigSet, entries: list
     def index(games: list[GameEntry], latest_update: str) -> dict[str, Any]:
         return dict(common, description=description(), divisions=group_games(games),
                     spoiler_free=event.spoiler_free, any_live=any(e.live for e in entries),
+                    any_in_progress=any(e.in_progress for e in entries),
                     latest_update=latest_update, latest_update_utc=utc_text(latest_update))
 
     pages: dict[str, Callable[[], dict[str, Any]]] = {

@@ -104,8 +104,30 @@ def test_a_complete_record_keeps_its_result_whatever_live_says(site) -> None:
     assert rows["doug"] == "1 0 0 +106 vs emely W 451–345"
     assert rows["jvc"] == "1 0 0 +139 vs Ubeika W 520–381"
     assert rows["Ubeika"] == "0 1 0 -139 vs jvc L 381–520"
-    # live: true still makes its pages follow the record
+    # live: true still makes its pages follow the record, and they say it is over
+    game_page = text_of((site / "over-live/index.html").read_text())
     assert "data-live" in (site / "over-live/index.html").read_text()
+    assert "Final, still followed for corrections · updated" in game_page
+    assert "In progress" not in game_page and "Final position" in game_page
+    turn = text_of((site / "over-live/3.html").read_text())
+    assert "Final, still followed for corrections" in turn
+    assert "Score sheet and final position" in turn
+    # no game of the event is in progress: the index says none is
+    assert "Games in progress" not in text_of((site / "index.html").read_text())
+
+
+def test_the_build_says_a_finished_game_is_followed_not_in_progress(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {
+        "over-live.gcg": JOSH, "open.gcg": record_prefix(ANDY, 7),
+        "event.yaml": "games:\n  over-live.gcg: {live: true}\n"})
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert f"1 game in progress (no end of game recorded yet): {event / 'open.gcg'}" in lines
+    assert ("1 finished game still followed for corrections (live: true in event.yaml): "
+            f"{event / 'over-live.gcg'}") in lines
+    index = text_of((tmp_path / "o/index.html").read_text())
+    assert "Games in progress" in index
 
 
 def test_upwords_games_follow_the_same_rule(site) -> None:
