@@ -51,11 +51,13 @@ def check_output(out: Path, event: Path, records: list[Path]) -> None:
     if out.is_dir():
         if (out / ".git").exists():
             raise OutputError(f"the output folder {out} holds a .git repository; "
-                              "pgm will not replace it")
+                              "pgm will not replace it: build into another folder and "
+                              "copy the site into the repository (e.g. with rsync)")
         if any(out.iterdir()) and not (out / MARKER).is_file():
             raise OutputError(f"the output folder {out} is not empty and was not made by "
-                              "pgm build; empty it or choose another folder (pgm only "
-                              "replaces folders it created)")
+                              "pgm build, which replaces only folders it made; build into "
+                              "a new or empty folder, then add your own files to it: "
+                              "later builds keep them")
 
 
 def _check_link(out: Path) -> None:

@@ -59,7 +59,10 @@ def test_a_link_to_a_folder_pgm_did_not_make_is_refused_as_that_folder_would_be(
     link.symlink_to(www, target_is_directory=True)
     result = run_build(str(event), "-o", str(link))
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert "is not empty and was not made by pgm build" in result.output
+    # what to do says how to keep the club's files, not to delete them
+    assert "is not empty and was not made by pgm build, which replaces only folders it " \
+        "made; build into a new or empty folder, then add your own files to it: later " \
+        "builds keep them" in " ".join(result.output.split())
     assert link.is_symlink() and os.listdir(www) == ["about.html"]
     assert _hidden(tmp_path) == []
 
