@@ -1,7 +1,7 @@
 // pgm: keys, swipes and autoplay for turn pages. The pages work without it; this only
 // adds arrow keys, Home/End, a "?" help, swipes across the board and a play button that
-// steps through the turns on its own. Both buttons are made here because only this script makes them work (no page
-// carries them for readers without JavaScript).
+// steps through the game on its own. The buttons are made here because only this script
+// makes them work (no page carries them for readers without JavaScript).
 (function () {
   "use strict";
   var nav = document.querySelector(".turn-nav");
@@ -19,71 +19,115 @@
     made.textContent = text;
     return nav.appendChild(made);
   }
-
-  // Autoplay: a page that is playing opens the next turn after a few seconds. The next
-  // page knows to go on from its address ("12.html#play-3", 3 seconds a turn), so it
-  // works from disk too, and a link copied while playing plays. Stepping by hand opens
-  // pages without it, which stops playing.
-  var PACES = [1, 2, 3, 5, 8];
-  var found = /^#play(?:-(\d+))?$/.exec(window.location.hash);
-  var pace = found && PACES.indexOf(parseInt(found[1], 10)) >= 0 ? parseInt(found[1], 10) : 3;
-  var playing = false;
-  var timer = null;
-  var play = null;
   function link(key) { return nav.querySelector('a[data-key="' + key + '"]'); }
   function here() { return window.location.href.split("#")[0]; }
+
+  // Autoplay: a page that is playing opens the next turn after a few seconds, at an
+  // address that says so ("12.html#play-3": 3 seconds a turn), which works from disk
+  // too. A page takes "#play-N" off its address as it opens, so that Back, Forward or a
+  // reload never start playing again; stepping by hand opens pages without it, which
+  // stops playing. The pace chosen is kept for the tab where the browser allows.
+  var PACES = [1, 2, 3, 5, 8];
+  var playing = false;
+  var leaving = false;  // the next page is on its way
+  var timer = null;
+  var play = null;
+  var paceLine = null;
+  var pace = remembered();
+  function remembered() {
+    try {
+      var kept = parseInt(window.sessionStorage.getItem("pgm-pace"), 10);
+      return PACES.indexOf(kept) >= 0 ? kept : 3;
+    } catch (error) { return 3; }
+  }
+  function remember() {
+    try { window.sessionStorage.setItem("pgm-pace", String(pace)); } catch (error) { /* none */ }
+  }
+  // Whether the address asks to play; the pace it names is taken, and "#play-N" taken off.
+  function asked() {
+    var found = /^#play(?:-(\d+))?$/.exec(window.location.hash);
+    if (!found) { return false; }
+    var wanted = parseInt(found[1], 10);
+    if (PACES.indexOf(wanted) >= 0) { pace = wanted; remember(); }
+    window.history.replaceState(null, "", here());
+    return true;
+  }
   function showPlaying() {
-    var next = link("ArrowRight");
-    var label = playing ? "Pause (a turn every " + pace + " s)"
-      : next ? "Play through the turns" : "Play from the first turn";
-    play.textContent = playing ? "\u275a\u275a" : "\u25b6";
+    var label = playing ? "Pause" : link("ArrowRight") ? "Play through the game"
+      : "Play the game from the start";
+    play.textContent = playing ? "\u275a\u275a" : "\u25b6\ufe0e";  // not the emoji
     play.title = label;
     play.setAttribute("aria-label", label);
+    paceLine.hidden = !playing;
+    paceLine.querySelector("select").value = String(pace);
+  }
+  function go(href) {
+    leaving = true;
+    window.location.assign(href + "#play-" + pace);
   }
   function step() {
     var next = link("ArrowRight");
-    if (!next) { setPlaying(false); return; }
-    // Back from the next page comes here paused: this page's own entry loses "#play".
-    window.history.replaceState(null, "", here());
-    window.location.assign(next.href + "#play-" + pace);
+    if (next) { go(next.href); } else { setPlaying(false); }
   }
   function wait() {
     window.clearTimeout(timer);
     timer = playing && !document.hidden ? window.setTimeout(step, pace * 1000) : null;
   }
   function setPlaying(on) {
-    playing = on && !!link("ArrowRight");
-    if (window.location.hash !== (playing ? "#play-" + pace : "")) {
-      window.history.replaceState(null, "", here() + (playing ? "#play-" + pace : ""));
+    if (!on && leaving) {  // a pause wins over the next page on its way
+      window.stop();
+      leaving = false;
     }
+    playing = on && !!link("ArrowRight");
     showPlaying();
     wait();
   }
   function togglePlaying() {
     var first = link("Home");
-    if (!playing && !link("ArrowRight") && first) {
-      window.location.assign(first.href + "#play-" + pace);
-      return;
-    }
+    if (!playing && !link("ArrowRight") && first) { go(first.href); return; }
     setPlaying(!playing);
   }
-  function changePace(by) {
-    pace = PACES[Math.min(PACES.length - 1, Math.max(0, PACES.indexOf(pace) + by))];
-    if (playing) { setPlaying(true); }
+  function changePace(to) {
+    pace = to;
+    remember();
+    showPlaying();
+    wait();
   }
-  // Leaving by hand stops playing, and Back then finds this page paused.
+  function stepPace(by) {
+    changePace(PACES[Math.min(PACES.length - 1, Math.max(0, PACES.indexOf(pace) + by))]);
+  }
+  // Shown while playing, for a pointer or a finger to change the pace with.
+  function makePaceLine() {
+    var line = document.createElement("p");
+    line.className = "play-pace";
+    var label = line.appendChild(document.createElement("label"));
+    label.appendChild(document.createTextNode("Playing: a turn every "));
+    var select = label.appendChild(document.createElement("select"));
+    PACES.forEach(function (seconds) {
+      var option = select.appendChild(document.createElement("option"));
+      option.value = String(seconds);
+      option.textContent = seconds + " s";
+    });
+    select.addEventListener("change", function () { changePace(parseInt(select.value, 10)); });
+    return nav.parentNode.insertBefore(line, nav.nextSibling);
+  }
+  // Leaving by hand stops playing.
   function stopForLink() { if (playing) { setPlaying(false); } }
   if (playable && (link("ArrowRight") || link("Home"))) {
-    play = button("play-toggle", "Play through the turns", "\u25b6");
+    play = button("play-toggle", "Play through the game", "\u25b6\ufe0e");
+    paceLine = makePaceLine();
     play.addEventListener("click", togglePlaying);
-    setPlaying(!!found);
+    setPlaying(asked());
+    // A keyboard or screen reader user finds the pause where the play was.
+    if (playing) { play.focus({preventScroll: true}); }
+    window.addEventListener("hashchange", function () { if (asked()) { setPlaying(true); } });
     // A page left open in a background tab waits; one restored by Back starts paused.
     document.addEventListener("visibilitychange", wait);
     document.addEventListener("click", function (event) {
       if (event.target.closest && event.target.closest("a[href]")) { stopForLink(); }
     });
     window.addEventListener("pageshow", function (event) {
-      if (event.persisted) { setPlaying(false); }
+      if (event.persisted) { leaving = false; setPlaying(false); }
     });
   }
 
@@ -140,14 +184,14 @@
       return;
     }
     if (event.key === "?") { showHelp(help.hidden); event.preventDefault(); return; }
-    if (event.key === "Escape") { showHelp(false); return; }
+    if (event.key === "Escape") { showHelp(false); stopForLink(); return; }
     if (play && (event.key === "p" || event.key === "P")) {
       togglePlaying();
       event.preventDefault();
       return;
     }
     if (play && (event.key === "+" || event.key === "-")) {
-      changePace(event.key === "+" ? -1 : 1);
+      stepPace(event.key === "+" ? -1 : 1);
       event.preventDefault();
       return;
     }

@@ -184,46 +184,63 @@ def test_home_end_and_the_help(page: Page, base: str) -> None:
 
 
 def test_autoplay_steps_to_the_last_turn_and_stops(page: Page, base: str) -> None:
-    """Play steps on by itself at the chosen pace, each page carrying on from its address,
-    and stops at the last turn, whose button then starts again from the first. Back finds
-    the page paused; a step by hand stops playing."""
+    """Play steps on by itself at the chosen pace, each page carrying on from its address
+    (which it then takes "#play-N" off), and stops at the last turn, whose button then
+    starts again from the first. Back and Forward find pages paused; a step by hand, P
+    and Escape stop playing; a link to a section of a page still leads there."""
     total = turn_count()
     page.goto(f"{base}{GAME}/{total - 2}.html")
     play = page.locator(".turn-nav .play-toggle")
-    expect(play).to_have_accessible_name("Play through the turns")
+    pace = page.locator(".play-pace")
+    expect(play).to_have_accessible_name("Play through the game")
+    expect(pace).to_be_hidden()
     page.keyboard.press("+")
     page.keyboard.press("+")  # 3 s a turn → 2 → 1
     play.click()
-    expect(play).to_have_accessible_name("Pause (a turn every 1 s)")
-    assert page.url.endswith(f"{total - 2}.html#play-1")
+    expect(play).to_have_accessible_name("Pause")
+    expect(pace).to_be_visible()
+    expect(pace.get_by_label("Playing: a turn every")).to_have_value("1")
     for number in (total - 1, total):
-        page.wait_for_url(re.compile(rf"/{number}\.html#play-1$"), timeout=5000)
-    page.wait_for_url(re.compile(rf"/{total}\.html$"))  # the end: the page stops playing
-    expect_turn(page, total, total)
-    expect(play).to_have_accessible_name("Play from the first turn")
+        page.wait_for_url(re.compile(rf"/{number}\.html$"), timeout=5000)
+        expect_turn(page, number, total)
+    expect(play).to_have_accessible_name("Play the game from the start")
+    expect(pace).to_be_hidden()
     page.wait_for_timeout(1500)
     assert page.url.endswith(f"/{total}.html")
 
     page.go_back()
     page.wait_for_url(re.compile(rf"/{total - 1}\.html$"))
-    expect(play).to_have_accessible_name("Play through the turns")
     page.wait_for_timeout(1500)
+    expect(play).to_have_accessible_name("Play through the game")
     assert page.url.endswith(f"/{total - 1}.html")
+    page.go_forward()
+    page.wait_for_url(re.compile(rf"/{total}\.html$"))
+    page.wait_for_timeout(1500)
+    assert page.url.endswith(f"/{total}.html")
 
-    page.goto(f"{base}{GAME}/{total}.html")
-    page.keyboard.press("p")
-    page.wait_for_url(re.compile(r"/1\.html#play-3$"))
-    expect(play).to_have_accessible_name("Pause (a turn every 3 s)")
-    page.keyboard.press("p")  # paused before its 3 s are up
+    for _ in range(4):
+        page.keyboard.press("-")  # 1 s → 2 → 3 → 5 → 8
+    page.keyboard.press("p")  # from the last turn: the first, playing
     page.wait_for_url(re.compile(r"/1\.html$"))
-    page.wait_for_timeout(3500)
-    expect_turn(page, 1, total)
+    expect(play).to_have_accessible_name("Pause")
+    expect(pace.get_by_label("Playing: a turn every")).to_have_value("8")
+    assert page.evaluate("document.activeElement.className") == "play-toggle"
+    page.keyboard.press("Enter")  # the focused button pauses
+    expect(play).to_have_accessible_name("Play through the game")
+
+    page.evaluate("location.hash = '#play-2'")  # asked on the page itself
+    expect(play).to_have_accessible_name("Pause")
+    page.keyboard.press("Escape")
+    expect(play).to_have_accessible_name("Play through the game")
 
     page.goto(f"{base}{GAME}/5.html#play-8")
     go(page, "key:ArrowRight", 6)
-    expect(play).to_have_accessible_name("Play through the turns")
-    page.go_back()
-    page.wait_for_url(re.compile(r"/5\.html$"))  # left by hand: paused
+    expect(play).to_have_accessible_name("Play through the game")
+
+    page.goto(f"{base}{GAME}/5.html#cgp-h")  # a section's link is left alone
+    expect(play).to_have_accessible_name("Play through the game")
+    assert page.url.endswith("/5.html#cgp-h")
+    assert page.evaluate("document.querySelector(':target').id") == "cgp-h"
 
 
 def swipe(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
@@ -621,7 +638,7 @@ def test_counts_turns_and_the_board_read_once_and_rightly(page: Page, server: st
     assert tables[0].get("description", {}).get("value", "") == "", tables[0]
     buttons = [n.get("name", {}).get("value") for n in nodes
                if n.get("role", {}).get("value") == "button"]
-    assert buttons == ["Play through the turns", "Keyboard shortcuts"]
+    assert buttons == ["Play through the game", "Keyboard shortcuts"]
 
 
 def test_division_headings_stand_above_round_headings(page: Page, server: str) -> None:
