@@ -107,9 +107,10 @@ class ConfigSet:
     """By record folder: a large event has thousands of records in a few folders."""
 
     def settings_for(self, record: Path) -> GameSettings:
-        """Root defaults, then each enclosing folder's keys, outermost first, then the
-        ``games:`` entries that match, outermost first: an entry names the record (or a
-        glob), so it wins over the keys of any folder, the record's own too."""
+        """Root defaults, then each enclosing folder's keys and the ``games:`` patterns
+        of its file that match, outermost first (a division's keys win over a root
+        pattern such as ``**/*.gcg``), then the entries that name the record itself,
+        outermost first: those win over the keys of any folder."""
         folder = os.path.dirname(record)
         found = self._folders.get(folder)
         if found is None:
@@ -117,13 +118,18 @@ class ConfigSet:
         if found.settings is not None:
             return found.settings
         values: dict[str, Any] = {}
+        named: list[Glob] = []
         for overlay in found.overlays:
             values.update(overlay.settings)
-        for overlay in found.overlays:
             relative = record.relative_to(overlay.folder).as_posix()
             for glob in overlay.games:
                 if matches(glob, relative, record.name):
-                    values.update(glob.settings)
+                    if glob.names_one:
+                        named.append(glob)
+                    else:
+                        values.update(glob.settings)
+        for glob in named:
+            values.update(glob.settings)
         return self._settings(values)
 
     def _folder_settings(self, folder: Path) -> _FolderSettings:

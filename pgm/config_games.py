@@ -34,6 +34,11 @@ class Glob(NamedTuple):
     its ``event.yaml``, never a file name at any depth as a bare ``final.gcg`` does. (A
     ``*`` still crosses folders, as in every pattern: ``./*.gcg`` is every record.)"""
 
+    @property
+    def names_one(self) -> bool:
+        """Written without ``*``, ``?`` or ``[``: it names one record, not a group."""
+        return not any(mark in self.path for mark in "*?[")
+
 
 def make_glob(pattern: str, settings: dict[str, Any], line: int) -> Glob:
     """A ``games:`` entry, its pattern written plainly: Windows' ``r1\\t1.gcg`` and

@@ -171,6 +171,22 @@ def test_a_games_entry_wins_over_a_subfolders_keys_and_the_innermost_entry_wins(
     assert meta("a/r1/t3") == ("Division A game", "9")
 
 
+def test_a_root_pattern_is_a_default_that_a_subfolders_keys_override(tmp_path) -> None:
+    """``**/*.gcg`` in the root's ``games:`` sets every record's division, but a folder's
+    own event.yaml still says otherwise for its records."""
+    event = make_event(tmp_path / "ev", {
+        "event.yaml": "games:\n  '**/*.gcg': {division: Main}\n",
+        "exhibition/event.yaml": "division: Exhibition\n",
+        "r1/t1.gcg": GOOD, "exhibition/x.gcg": game("anna")})
+    assert _built(event, tmp_path).exit_code == 0
+
+    def division(slug: str) -> str:
+        return json.loads((tmp_path / "o" / slug / "game.json").read_text())["division"]
+
+    assert division("r1/t1") == "Main"
+    assert division("exhibition/x") == "Exhibition"
+
+
 def test_a_stylesheet_listed_twice_is_linked_once_with_a_warning(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {
         "g.gcg": GOOD, "styles/club.css": "body {}\n",
