@@ -101,8 +101,9 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
             found.append(prefix + entry.name)
         elif entry.name.lower() in _CONFIG_SPELLINGS and entry.name != CONFIG_NAME:
             problems.append(f"{Path(entry.path)}: pgm reads an event's configuration only "
-                            f"from a file named {CONFIG_NAME}, in lower case: rename it; "
-                            "skipped")
+                            f"from a file named {CONFIG_NAME}, all in lower case (other "
+                            "spellings are not read on Linux, where sites are often "
+                            f"built): rename it to {CONFIG_NAME}")
     for entry in subfolders:
         _walk(entry.path, f"{prefix}{entry.name}/", real_root, found, problems, extensions)
 

@@ -33,7 +33,7 @@ from pgm.discover import RECORD_EXTENSIONS
 Report = Callable[[BuildResult | BuildError], None]
 
 
-_SEARCHED_SUFFIXES = RECORD_EXTENSIONS + (".yaml",)
+_SEARCHED_SUFFIXES = RECORD_EXTENSIONS + (".yaml", ".yml")  # .yml: to warn of it
 _THEME_SUFFIXES = (".html", ".css", ".js")
 
 

@@ -46,11 +46,12 @@ def writing_alone(out: Path, waiting: Callable[[str], None] | None = None) -> It
         yield
         return
     try:
-        os.ftruncate(handle, 0)
-        os.write(handle, f"{os.getpid()}\n".encode())
+        with contextlib.suppress(OSError):  # a file opened for reading only names nobody
+            os.ftruncate(handle, 0)
+            os.write(handle, f"{os.getpid()}\n".encode())
         yield
     finally:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):  # gone, or a folder that no longer lets it go
             os.unlink(path)
         os.close(handle)  # which lets the lock go
 
@@ -66,6 +67,11 @@ def _locked(path: Path, said: Callable[[str], None]) -> int | None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except PermissionError:  # another user's (a killed cron build's): locked all the same
+            try:
+                handle = os.open(path, os.O_RDONLY)
+            except OSError:
+                return None
         except OSError:
             return None
         try:

@@ -92,7 +92,7 @@ class GameEntry:
             return "not shown"
         if self.kind in POSITION_KINDS:
             return self.status
-        if self.live:
+        if self.in_progress:
             return "in progress"
         if self.stopped_at is not None:
             return "stopped by an error"

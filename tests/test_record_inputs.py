@@ -170,7 +170,8 @@ def test_a_configuration_named_otherwise_than_event_yaml_is_warned_of(tmp_path, 
         "r1/t1.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes(),
         name: "title: Spring Open\n", f"r1/{name}": "round: 2\n"})
     warning = ("warning: pgm reads an event's configuration only from a file named "
-               "event.yaml, in lower case: rename it; skipped")
+               "event.yaml, all in lower case (other spellings are not read on Linux, "
+               "where sites are often built): rename it to event.yaml")
     expected = {f"{root / name}: {warning}", f"{root / 'r1' / name}: {warning}"}
     checked = run("check", str(root))
     assert checked.exit_code == 0

@@ -248,3 +248,13 @@ def test_the_last_turn_page_of_an_ended_game_gives_its_result(site) -> None:
                                            "Mona Lindqvist won"]
     assert not any(found for found in results["over"][:-1] + results["upwords-over"][:-1])
     assert not any(found for found in results["unfinished"] + results["upwords-open"])
+
+
+def test_a_spoiler_free_index_calls_a_followed_finished_game_finished(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {
+        "over-live.gcg": JOSH, "open.gcg": record_prefix(ANDY, 7),
+        "event.yaml": "spoiler_free: true\ngames:\n  over-live.gcg: {live: true}\n"})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    statuses = _statuses(tmp_path / "o")
+    assert statuses["over-live"]["status"] == "finished"
+    assert statuses["open"]["status"] == "in progress"
