@@ -111,8 +111,12 @@
     select.addEventListener("change", function () { changePace(parseInt(select.value, 10)); });
     return nav.parentNode.insertBefore(line, nav.nextSibling);
   }
-  // Leaving by hand stops playing.
-  function stopForLink() { if (playing) { setPlaying(false); } }
+  function stopPlaying() { if (playing) { setPlaying(false); } }
+  // Leaving by hand (a key, a swipe) stops playing.
+  function follow(chosen) {
+    stopPlaying();
+    window.location.href = chosen.href;
+  }
   if (playable && (link("ArrowRight") || link("Home"))) {
     play = button("play-toggle", "Play through the game", "\u25b6\ufe0e");
     paceLine = makePaceLine();
@@ -124,7 +128,7 @@
     // A page left open in a background tab waits; one restored by Back starts paused.
     document.addEventListener("visibilitychange", wait);
     document.addEventListener("click", function (event) {
-      if (event.target.closest && event.target.closest("a[href]")) { stopForLink(); }
+      if (event.target.closest && event.target.closest("a[href]")) { stopPlaying(); }
     });
     window.addEventListener("pageshow", function (event) {
       if (event.persisted) { leaving = false; setPlaying(false); }
@@ -150,7 +154,7 @@
       touch = null;
       if (Math.abs(across) < 50 || Math.abs(across) < 2 * Math.abs(down)) { return; }
       var chosen = link(across < 0 ? "ArrowRight" : "ArrowLeft");
-      if (chosen) { stopForLink(); window.location.href = chosen.href; }
+      if (chosen) { follow(chosen); }
     }, {passive: true});
   }
 
@@ -184,7 +188,7 @@
       return;
     }
     if (event.key === "?") { showHelp(help.hidden); event.preventDefault(); return; }
-    if (event.key === "Escape") { showHelp(false); stopForLink(); return; }
+    if (event.key === "Escape") { showHelp(false); stopPlaying(); return; }
     if (play && (event.key === "p" || event.key === "P")) {
       togglePlaying();
       event.preventDefault();
@@ -198,6 +202,6 @@
     // Shift+arrow, Shift+Home/End select text (caret browsing): the browser's
     if (event.shiftKey) { return; }
     var chosen = link(event.key);
-    if (chosen) { stopForLink(); event.preventDefault(); window.location.href = chosen.href; }
+    if (chosen) { event.preventDefault(); follow(chosen); }
   });
 }());
