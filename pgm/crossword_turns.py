@@ -254,16 +254,17 @@ class TurnPages:
         if key is None:
             return PagePlan.make(template, self._context, per_turn)
         plans: dict[Hashable, PagePlan | None] = kept(self._env, "pgm_turn_page_plans", dict)
-        live = self._context["game"].live
-        over = live and self._context["game"].over  # one plan for all games not live
-        plan_key = (template, live, over, key)
+        entry = self._context["game"]
+        live, in_progress = entry.live, entry.in_progress  # one plan for all games not live
+        plan_key = (template, live, in_progress, key)
         if plan_key not in plans:
             if len(plans) >= _SHARED_PLANS:
                 plans.clear()
             plans[plan_key] = PagePlan.of(
                 lambda markers: template.render(self._context, **markers, game=Holes(
                     {**{attribute: markers[hole] for attribute, hole in _GAME_HOLES.items()},
-                     "live": live, "over": over, "in_progress": live and not over})),
+                     "live": live, "over": live and not in_progress,
+                     "in_progress": in_progress})),
                 values)
         return plans[plan_key] or PagePlan.make(template, self._context, per_turn)
 
