@@ -275,6 +275,14 @@
     });
   }
 
+  // A reload asks "changed since the copy on screen?", which a file rewritten within
+  // that copy's second is answered "304 Not Modified" (see get): fetch the page first,
+  // so that the copy the browser keeps is the server's, then reload.
+  function reloadFresh() {
+    var reload = function () { window.location.reload(); };
+    get(address).then(reload, reload);
+  }
+
   // Each returns true when it leaves the page.
   function onGame(data) {
     var total = data.turns;
@@ -301,7 +309,7 @@
       }
     });
     if (missing || listed.length !== data.games.length) {
-      window.location.reload();
+      reloadFresh();
       return true;
     }
     return false;
