@@ -8,6 +8,8 @@
   if (!nav) { return; }
   // A set of positions is not a game to play through.
   var playable = !document.body.classList.contains("cgp-position");
+  // Gungi pages count plies ("Ply 32 of 64"); the help and the pace say so too.
+  var unit = document.body.classList.contains("gungi") ? "ply" : "turn";
 
   function button(className, label, text) {
     var made = document.createElement("button");
@@ -26,7 +28,9 @@
   // address that says so ("12.html#play-3": 3 seconds a turn), which works from disk
   // too. A page takes "#play-N" off its address as it opens, so that Back, Forward or a
   // reload never start playing again; stepping by hand opens pages without it, which
-  // stops playing. The pace chosen is kept for the tab where the browser allows.
+  // stops playing. The pace chosen is kept for the tab where the browser allows, and
+  // so is how far down the page was scrolled: on a phone the notes are below the board,
+  // and a spectator reading them should not be thrown back to the top at every turn.
   var PACES = [1, 2, 3, 5, 8];
   var playing = false;
   var leaving = false;  // the next page is on its way
@@ -52,6 +56,18 @@
     window.history.replaceState(null, "", here());
     return true;
   }
+  function keepScroll() {
+    try {
+      window.sessionStorage.setItem("pgm-play-scroll", String(Math.round(window.scrollY)));
+    } catch (error) { /* none */ }
+  }
+  function restoreScroll() {
+    try {
+      var kept = parseInt(window.sessionStorage.getItem("pgm-play-scroll"), 10);
+      window.sessionStorage.removeItem("pgm-play-scroll");
+      if (kept > 0) { window.scrollTo(0, kept); }
+    } catch (error) { /* none */ }
+  }
   function showPlaying() {
     var label = playing ? "Pause" : link("ArrowRight") ? "Play through the game"
       : "Play the game from the start";
@@ -63,6 +79,7 @@
   }
   function go(href) {
     leaving = true;
+    keepScroll();
     window.location.assign(href + "#play-" + pace);
   }
   function step() {
@@ -101,7 +118,7 @@
     var line = document.createElement("p");
     line.className = "play-pace";
     var label = line.appendChild(document.createElement("label"));
-    label.appendChild(document.createTextNode("Playing: a turn every "));
+    label.appendChild(document.createTextNode("Playing: a " + unit + " every "));
     var select = label.appendChild(document.createElement("select"));
     PACES.forEach(function (seconds) {
       var option = select.appendChild(document.createElement("option"));
@@ -121,7 +138,9 @@
     play = button("play-toggle", "Play through the game", "\u25b6\ufe0e");
     paceLine = makePaceLine();
     play.addEventListener("click", togglePlaying);
-    setPlaying(asked());
+    var opened = asked();
+    if (opened) { restoreScroll(); }  // the last turn too, where playing stops
+    setPlaying(opened);
     // A keyboard or screen reader user finds the pause where the play was.
     if (playing) { play.focus({preventScroll: true}); }
     window.addEventListener("hashchange", function () { if (asked()) { setPlaying(true); } });
@@ -158,7 +177,7 @@
     }, {passive: true});
   }
 
-  var keys = [["\u2190", "previous turn"], ["\u2192", "next turn"], ["Home", "first"],
+  var keys = [["\u2190", "previous " + unit], ["\u2192", "next " + unit], ["Home", "first"],
               ["End", "last"]];
   if (play) { keys.push(["P", "play / pause"], ["+ \u2212", "faster / slower"]); }
   keys.push(["?", "this help"]);

@@ -243,6 +243,32 @@ def test_autoplay_steps_to_the_last_turn_and_stops(page: Page, base: str) -> Non
     assert page.evaluate("document.querySelector(':target').id") == "cgp-h"
 
 
+def test_autoplay_keeps_a_phone_reader_where_they_were(browser: Browser, base: str) -> None:
+    """On a phone the notes are below the board: a spectator who scrolled down to read
+    them while the game plays stays there from turn to turn, the last turn too, instead
+    of being thrown back to the top at each step. A page opened by hand opens at the top."""
+    total = turn_count()
+    with open_page(browser, viewport=PHONE, has_touch=True, is_mobile=True) as page:
+        page.goto(f"{base}{GAME}/{total - 2}.html#play-1")
+        page.evaluate("window.scrollTo(0, 600)")
+        assert page.evaluate("window.scrollY") == 600  # a phone's page is that long
+        for number in (total - 1, total):
+            page.wait_for_url(re.compile(rf"/{number}\.html$"), timeout=5000)
+            # about where it was: the pace line above goes as the last turn stops playing
+            page.wait_for_function("() => Math.abs(window.scrollY - 600) < 60", timeout=5000)
+        page.goto(f"{base}{GAME}/3.html")
+        assert page.evaluate("window.scrollY") == 0
+
+
+def test_gungi_autoplay_and_help_count_plies(page: Page, base: str) -> None:
+    """Gungi pages count plies ("Ply 3 of 64"): so do the pace and the key help."""
+    page.goto(f"{base}exhibition/gungi-sample/3.html#play-8")
+    expect(page.get_by_label("Playing: a ply every")).to_have_value("8")
+    page.keyboard.press("Escape")
+    page.keyboard.press("?")
+    expect(page.locator("#key-help")).to_contain_text("\u2192 next ply")
+
+
 def swipe(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
     """One finger across the screen, as the touch screen reports it (Chromium's input
     events, not events made up in the page)."""
