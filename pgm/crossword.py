@@ -75,6 +75,12 @@ def _with_total(scores: tuple[int, ...], player: int, total: int) -> tuple[int, 
     return tuple(updated)
 
 
+def _other_tiles(rack: Rack, other: Rack) -> bool:
+    """Whether two known racks hold different tiles: the same rack written in another
+    order or case (``ABELTU``, ``abeltu``) is the same rack."""
+    return rack is not None and other is not None and sorted(rack) != sorted(other)
+
+
 def _missing(tiles: list[str], rack: tuple[str, ...]) -> list[str]:
     """``tiles`` less ``rack``, as multisets."""
     left = list(rack)
@@ -409,7 +415,7 @@ class _Replay:
         if event.score != -phoney.event.score:
             self.sink.warning(event.line, f"withdrawal takes back {event.score:+d}, but the "
                                           f"play scored {phoney.event.score:+d}")
-        if event.rack and phoney.event.rack and event.rack != phoney.event.rack:
+        if _other_tiles(move.rack, phoney.rack):
             self.sink.warning(event.line, f"withdrawal rack {event.rack} differs from the "
                                           f"rack of the play, {phoney.event.rack}")
         earlier = self.steps[-2].state if len(self.steps) > 1 else self.start_state

@@ -108,6 +108,20 @@ def test_phoney_withdrawal_restores_board_and_counts_as_scoreless() -> None:
     assert game.final.scores == (25, 0)
 
 
+def test_a_withdrawal_rack_is_held_to_the_phoneys_tiles_not_their_spelling() -> None:
+    """The rack a withdrawal repeats may be written in another order or case; only other
+    tiles are a recording error worth a warning."""
+    game = play(HEAD + """>a: ZA 8G ZA +22 22
+>b: QXZ 9F QXZ +40 40
+>b: zxq -- -40 0
+>a: T 8I T +3 25
+>b: QXZ 9F QXZ +40 40
+>b: QXE -- -40 0
+""")
+    assert [m for m in messages(game) if "withdrawal" in m] == [
+        "8: warning: withdrawal rack QXE differs from the rack of the play, QXZ"]
+
+
 def test_six_scoreless_turns_end_the_game_then_racks_are_penalised() -> None:
     game = replay(parse_gcg((CORPUS / "gcg/liwords__combined_low_scoring.gcg").read_bytes(), "c"))
     zeros = [t.position.scoreless_turns for t in game.turns]
