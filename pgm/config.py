@@ -26,6 +26,7 @@ from pgm.config_games import Glob, check_games, make_glob, matches
 from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.discover import CONFIG_NAME, shown_name, special_kind
 from pgm.event_yaml import Entry, Written, read_entries
+from pgm.yaml_hints import with_yaml_hints
 
 
 @dataclass(frozen=True)
@@ -191,6 +192,7 @@ def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | Non
             continue
         sink = DiagnosticSink(shown_name(str(path)))
         entries = read_entries(path, sink)
+        sink.items = with_yaml_hints(sink.items, path)
         overlay, event_part = _split_entries(entries, folder == root, sink, folder)
         games = check_games(overlay[1], folder, by_folder, sink)
         overlays.append(Overlay(folder, overlay[0], games))
@@ -426,3 +428,4 @@ def _unknown_game_key(key: str, pattern: object) -> str:
     if meant == key:
         return f"key '{key}'{where} ignored: {setting}"
     return f"unknown key '{key}'{where} ignored: did you mean '{meant}'? {setting}"
+
