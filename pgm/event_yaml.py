@@ -195,6 +195,10 @@ def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:
     except yaml.YAMLError as exc:
         sink.error(node.start_mark.line + 1, f"YAML value error: {exc}")
         return None
+    except (ValueError, KeyError, TypeError) as exc:  # a tag refusing its text: !!bool maybe
+        sink.error(node.start_mark.line + 1,
+                   f"YAML value error: cannot read {node.value!r} as {node.tag} ({exc})")
+        return None
 
 
 class Written(str):
@@ -219,7 +223,10 @@ def _loader() -> type[yaml.SafeLoader]:
         def written(loader: yaml.SafeLoader, node: yaml.ScalarNode,
                     construct: Any = construct) -> Written:
             value = Written(node.value)
-            value.loaded = construct(loader, node)
+            try:
+                value.loaded = construct(loader, node)
+            except (ValueError, OverflowError):  # round: 2026-13-01, a date mistyped
+                value.loaded = str(value)  # text, which a key wanting a number refuses
             return value
 
         Loader.add_constructor(f"tag:yaml.org,2002:{tag}", written)

@@ -230,6 +230,28 @@ def test_dates_and_numbers_are_read_as_the_text_they_are_written_as(tmp_path) ->
     assert load_configs(event, ["r/a.gcg", "r/b.gcg"], {}).event.live_poll_seconds == 8
 
 
+def test_a_mistyped_date_or_a_tag_refusing_its_value_is_reported_not_a_crash(tmp_path) -> None:
+    """``round: 2026-13-01`` looks like a date YAML cannot make: a key wanting text takes
+    the text; a key wanting a number, or a tag that cannot read its value, is an error
+    at its line."""
+    event = make_event(tmp_path / "ev", {"r/a.gcg": GOOD, "event.yaml": """
+        games:
+          "r/a.gcg": {round: 2026-13-01, table: !!int abc}
+        live_poll_seconds: 2026-02-30
+        spoiler_free: !!bool maybe
+        """})
+    result = _built(event, tmp_path)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    yaml_file = event / "event.yaml"
+    assert f"{yaml_file}:3: error: key 'live_poll_seconds' must be a positive whole number, " \
+           "not '2026-02-30'" in result.output
+    assert f"{yaml_file}:4: error: YAML value error: cannot read 'maybe' as " \
+           "tag:yaml.org,2002:bool" in result.output
+    event.joinpath("event.yaml").write_text('games:\n  "r/a.gcg": {round: 2026-13-01}\n')
+    assert _built(event, tmp_path, "--strict").exit_code == 0
+    assert json.loads((tmp_path / "o/r/a/game.json").read_text())["round"] == "2026-13-01"
+
+
 @pytest.mark.parametrize(("data", "problem"), [
     (b"title: Coupe d\xe9t\xe9\n", "1: error: not UTF-8 (byte 0xE9 at column 15)"),
     # columns count characters (a UTF-8 é is one), lines end in CR LF or a lone CR too
