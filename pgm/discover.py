@@ -104,8 +104,68 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
                             f"from a file named {CONFIG_NAME}, all in lower case (other "
                             "spellings are not read on Linux, where sites are often "
                             f"built): rename it to {CONFIG_NAME}")
+        elif reason := _near_miss(entry, real_root, extensions, entries):
+            problems.append(f"{Path(entry.path)}: {reason}")
     for entry in subfolders:
         _walk(entry.path, f"{prefix}{entry.name}/", real_root, found, problems, extensions)
+
+
+def _near_miss(entry: os.DirEntry[str], real_root: Path, extensions: Collection[str],
+              beside: Iterable[os.DirEntry[str]]) -> str:
+    """Why a file that looks meant as a record is skipped, and its name to show it, or
+    "" for any other file: a record named ``.txt`` as well (``game.gcg.txt``, as
+    Windows' Notepad saves it, with the extension hidden) or only (``game.txt``, which
+    starts like a GCG file). Such a file is not read (a name is what tells pgm a record,
+    and a ``.txt`` copy beside the record would be a second game), but passed over in
+    silence it would be a game missing from the site with nobody told.
+
+    An editor's backups and autosaves (``game.gcg~``, ``game.gcg.bak``, ``.orig``,
+    ``#game.gcg#``, ``.game.gcg.swp``) are skipped in silence: the editor made them
+    beside the record it shows, and a warning for each at every build would teach a
+    director to read no warning at all."""
+    name = entry.name
+    stem, dot_txt = name[:-4], name[-4:]
+    if name.startswith(".") or dot_txt.lower() != ".txt":
+        return ""
+    wrapped = os.path.splitext(stem)[1]
+    if wrapped.lower() in extensions:
+        return _rename_to(f"named {wrapped}{dot_txt}", stem, beside)
+    if ".gcg" in extensions and not _left_out(entry, real_root) and _starts_like_gcg(entry):
+        return _rename_to(f"a GCG record named {dot_txt}", stem + ".gcg", beside)
+    return ""
+
+
+def _rename_to(what: str, name: str, beside: Iterable[os.DirEntry[str]]) -> str:
+    """The warning of a near miss ``what`` whose record name would be ``name``; another
+    name when a record of that name is beside it already (this may be its copy)."""
+    if any(other.name == name for other in beside):
+        return (f"skipped: {what}, and {name} beside it is shown; if it is another game, "
+                f"give it a name of its own ending in {os.path.splitext(name)[1]}")
+    return f"skipped: {what}; rename it to {name} to show it"
+
+
+_GCG_START = re.compile(rb"^[ \t]*#(?:player[12]|character-encoding)[ \t]", re.MULTILINE)
+"""A line a GCG file starts with: a file of notes that only mentions GCG does not."""
+_HEAD = 1024
+"""Bytes of a ``.txt`` file looked at: the pragmas at the top of a GCG file."""
+
+
+def _starts_like_gcg(entry: os.DirEntry[str]) -> bool:
+    """Whether a ``.txt`` file holds a GCG record: one of its first lines is a player or
+    encoding pragma (in UTF-16 too, as Notepad's "Unicode" saves it). Only the head is
+    read, and without waiting: a named pipe answers nothing."""
+    try:
+        fd = os.open(entry.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        head = os.read(fd, _HEAD) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return _GCG_START.search(head.replace(b"\0", b"").removeprefix(b"\xef\xbb\xbf")
+                             .removeprefix(b"\xff\xfe").removeprefix(b"\xfe\xff")) is not None
 
 
 def _left_out(entry: os.DirEntry[str], real_root: Path | None) -> str:

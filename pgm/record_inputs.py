@@ -110,10 +110,12 @@ def _add_folder(inputs: RecordInputs, events: _Events, folder: Path,
                                              problem))
         return
     found, problems = walk_records(folder, extensions)
-    inputs.diagnostics += skipped_warnings(problems)
     if not found:
         inputs.records.append(RecordInput(folder, GameSettings(), empty_folder=True))
+        if event_root(folder) is not None:  # else the error of no_records names them
+            inputs.diagnostics += skipped_warnings(problems)
         return
+    inputs.diagnostics += skipped_warnings(problems)
     root = event_root(folder) or folder
     configs = events.configs(root, extensions, found if root == folder else None)
     below = _below(folder, root)
@@ -136,8 +138,27 @@ def no_records(folder: Path) -> Diagnostic:
                "in sites pgm built)")
     if event_root(folder) is None:
         return Diagnostic(shown_name(str(folder)), 0, Severity.ERROR,
-                          f"{message}; an event with no records yet needs an {CONFIG_NAME}")
+                          f"{message}; an event with no records yet needs an {CONFIG_NAME}"
+                          f"{_passed_by(folder)}")
     return Diagnostic(shown_name(str(folder)), 0, Severity.WARNING, message)
+
+
+def _passed_by(folder: Path) -> str:
+    """The files of ``folder`` pgm passed by, and why, for the error of a folder with no
+    records: they are most likely its records (``game.gcg.txt``, Notepad's), and the
+    build, which stops at that error, prints no warning of them. Empty when there are
+    none."""
+    skipped = [f"{d.path} ({d.message.removeprefix('skipped: ').removesuffix('; skipped')})"
+               for d in skipped_warnings(walk_records(folder)[1])]
+    if not skipped:
+        return ""
+    more = len(skipped) - _NAMED_AT_MOST
+    return ". Skipped: " + ", ".join(skipped[:_NAMED_AT_MOST]) + \
+        (f" and {more} more" if more > 0 else "")
+
+
+_NAMED_AT_MOST = 3
+"""Files the error names: it is one line, and the first few show what is wrong."""
 
 
 def event_root(folder: Path) -> Path | None:
