@@ -8,6 +8,7 @@ object documented in README and the diagnostics behind it.
 from __future__ import annotations
 
 import importlib
+import os
 import shlex
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -47,8 +48,11 @@ def supported_extensions() -> list[str]:
 
 def is_record(record: RecordInput) -> bool:
     """A file of a kind pgm reads: ``gather`` also passes on files named that are not
-    (``pgm check *``), each reported as such."""
-    return not record.empty_folder and record.path.suffix.lower() in _REPORTERS
+    (``pgm check *``) or that do not exist (``pgm check r1/tabel-3.gcg``, a typo), each
+    reported as such and not counted as a record checked: "Checked 1 record" would say
+    a file was there."""
+    return not record.empty_folder and record.path.suffix.lower() in _REPORTERS and \
+        os.path.lexists(record.path)
 
 
 def check_file(path: Path, settings: GameSettings | None = None
@@ -57,7 +61,7 @@ def check_file(path: Path, settings: GameSettings | None = None
     defaults); a file that cannot be read is itself a diagnostic."""
     display = shown_name(str(path))
     reporter = _reporter(path.suffix.lower())
-    if reporter is None:
+    if reporter is None or not os.path.lexists(path):
         diag = Diagnostic(display, 0, Severity.ERROR, _not_a_record(path))
         return _empty_report(display, diag), [diag]
     try:

@@ -131,9 +131,8 @@ def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
     def named(records: list[str]) -> str:
         return ", ".join(names(records))
 
-    lines = [f"Built {result.games} record{'s' if result.games != 1 else ''}, "
-             f"{result.pages} pages in {result.seconds:.2f} s: {result.errors} error(s), "
-             f"{result.warnings} warning(s). Open {shown_name(str(result.out / 'index.html'))}"]
+    lines = [f"{_what_was_built(result)}: {result.errors} error(s), {result.warnings} "
+             f"warning(s). Open {shown_name(str(result.out / 'index.html'))}"]
     shown = [record for record in result.broken_games if record not in result.not_shown]
     if shown:
         lines.append("Records with errors (rendered up to the problem): " + named(shown))
@@ -153,6 +152,16 @@ def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
     if result.failed(strict):
         lines.append(_failure(result, strict))
     return "\n".join(lines)
+
+
+def _what_was_built(result: BuildResult) -> str:
+    """The head of the summary. A build that rendered no game and wrote no file says
+    so: "Built 80 records, 2400 pages" after a rebuild that did nothing made a director
+    think the site was made again, and wonder why a correction did not show."""
+    records = f"{result.games} record{'s' if result.games != 1 else ''}"
+    if not result.rebuilt and not result.files_written:
+        return f"Nothing changed: {records} up to date ({result.seconds:.2f} s)"
+    return f"Built {records}, {result.pages} pages in {result.seconds:.2f} s"
 
 
 def _first_few(names: list[str]) -> str:
@@ -314,6 +323,7 @@ def export(inputs: tuple[Path, ...], fmt: str | None, output: Path | None) -> No
     records are printed as PATH:LINE: SEVERITY: MESSAGE (their rows stop at the error);
     exit status 1 if any record has an error.
     """
+    from pgm.check import is_record
     from pgm.export import (
         ExportTargetError,
         check_target,
@@ -333,12 +343,21 @@ def export(inputs: tuple[Path, ...], fmt: str | None, output: Path | None) -> No
             raise click.ClickException(str(exc)) from None
     for problem in found.diagnostics:  # files passed by, event.yaml
         click.echo(str(problem), err=True)
-    for record in found.records:  # each said as pgm check and pgm build say it
-        if record.empty_folder:
-            found.diagnostics.append(empty := no_records(record.path))
-            click.echo(str(empty), err=True)
+    empties = [no_records(record.path) for record in found.records if record.empty_folder]
+    for empty in empties:  # each said as pgm check and pgm build say it
+        found.diagnostics.append(empty)
+        click.echo(str(empty), err=True)
+    # An event before round 1 (a warning) exports its table's header, as it builds an
+    # empty index; anything else with no record is a mistake, which writes nothing.
+    awaited = any(empty.severity is Severity.WARNING for empty in empties)
+    nothing = not awaited and not any(map(is_record, found.records))
     rows, diagnostics = export_rows(record for record in found.records
                                     if not record.empty_folder)
+    if nothing:
+        for diagnostic in diagnostics:  # files named that are no records, or missing
+            click.echo(str(diagnostic), err=True)
+        raise click.ClickException("no records to export; nothing was written" +
+                                   (f" to {output}" if output is not None else ""))
     text = write_rows(rows, fmt or format_for(output))
     if output is None:
         click.echo(text, nl=False)

@@ -465,7 +465,9 @@ def test_a_site_built_inside_the_event_is_never_read_as_records(tmp_path) -> Non
     assert (event / "site/round-1/g/input.gcg").is_file()
     for out in (event / "site", event / "_site", tmp_path / "elsewhere"):
         result = run_build(str(event), "-o", str(out))
-        assert result.exit_code == 0 and "Built 1 record" in result.output, result.output
+        built = "Nothing changed: 1 record up to date" if out == event / "site" \
+            else "Built 1 record"
+        assert result.exit_code == 0 and built in result.output, result.output
         assert not (out / "site").exists()
     exported = CliRunner().invoke(main, ["export", str(event)]).output
     assert "round-1/g.gcg" in exported and "input.gcg" not in exported

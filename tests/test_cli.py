@@ -74,7 +74,7 @@ def test_check_json_with_several_files_and_a_missing_one(tmp_path) -> None:
     assert result.exit_code == 1
     reports = json.loads(result.output)
     assert [r["path"] for r in reports] == [str(CORPUS / "gcg/macondo__vs_andy.gcg"), str(missing)]
-    assert reports[1]["diagnostics"][0]["message"].startswith("cannot read file")
+    assert reports[1]["diagnostics"][0]["message"] == "no such file or folder"
 
 
 def test_a_folder_without_records_is_an_error_not_silence(tmp_path) -> None:
