@@ -68,8 +68,10 @@ def render_site_files(env: jinja2.Environment, configs: ConfigSet, entries: list
         "404.html": lambda: dict(common, root=_absolute_root(event.base_url)),
     }
     for name, context in pages.items():
-        yield name, env.get_template(name).generate(context(),
-                                                    canonical=_canonical(event.base_url, name))
+        # the 404 page stands in for any missing address: it is no page of its own to
+        # point search engines at
+        canonical = None if name == "404.html" else _canonical(event.base_url, name)
+        yield name, env.get_template(name).generate(context(), canonical=canonical)
     # The index once more with what pgm-live.js refreshes in place left out, for live.json.
     still = _still if keep else _still.__wrapped__
     shown = env.get_template("index.html").generate(
@@ -94,6 +96,9 @@ def live_json(entries: list[GameEntry], spoiler_free: bool, keep: bool = True,
               shown: Iterable[str] | None = None) -> Iterator[str]:
     """What the event index polls to refresh the rows of games in progress: compact
     JSON, ``{"games": [...]}`` with one object per game (kept per entry with ``keep``).
+    A game's ``live`` says whether its pages follow the record (how often the index
+    polls), ``in_progress`` whether its end is still to come (what "Games in progress"
+    counts): a finished game followed for corrections is live and not in progress.
 
     ``shown`` is the event index as made with every game's status, turns and update time
     left out (its pieces of text); ``"index"`` is then a digest of it. It changes when
@@ -115,15 +120,17 @@ def live_json(entries: list[GameEntry], spoiler_free: bool, keep: bool = True,
 
 def _latest_update(entries: list[GameEntry]) -> str:
     """The time the index's "Games in progress · updated" gives: of the games in
-    progress, not of a file changed long after them (a set of positions)."""
-    return max((e.updated for e in entries if e.live), default="") or \
+    progress, not of a file changed long after them (a set of positions, a correction
+    to a finished game still followed with ``live: true``)."""
+    return max((e.updated for e in entries if e.in_progress), default="") or \
         max((e.updated for e in entries), default="")
 
 
 @functools.lru_cache(maxsize=65_536)
 def _live_game(entry: GameEntry, spoiler_free: bool) -> str:
     status = entry.short_status if spoiler_free else entry.status
-    return json.dumps({"slug": entry.slug, "live": entry.live, "turns": entry.turns,
+    return json.dumps({"slug": entry.slug, "live": entry.live,
+                       "in_progress": entry.in_progress, "turns": entry.turns,
                        "status": status, "updated": entry.updated},
                       ensure_ascii=False, separators=(",", ":"))
 

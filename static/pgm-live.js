@@ -16,7 +16,9 @@
 //    "index" (a digest of what it shows besides those) changed, not after every move;
 //  - shows when the data last changed (changing the live region only when that time or
 //    the number of moves ahead changes), and stops once the game is over (the event
-//    index goes on looking for new games, slowly, see WAIT_MS).
+//    index goes on looking for new games, slowly, see WAIT_MS, and its "Games in
+//    progress" goes once no game is: a finished game followed for corrections, "live"
+//    in live.json, keeps the pace of polling but is not in progress).
 // pgm serve also tells the page after each rebuild (a "pgm:rebuilt" event): it looks at
 // once instead of at the next poll.
 (function () {
@@ -326,12 +328,24 @@
   var timer = null;
   var busy = false;
   var again = false;
+  // Whether a game of live.json is in progress: its end is still to come. A finished
+  // game that event.yaml still follows for corrections ("live": true) is not, and the
+  // index says "Games in progress" for those that are only, as pgm makes it; "live"
+  // sets the pace of polling. (A live.json made before "in_progress" was has "live".)
+  function inProgress(game) {
+    return game.in_progress === undefined ? game.live : game.in_progress;
+  }
   // The latest update time of the event's games (only of those in progress with
-  // ``liveOnly``), as ISO text: "" when there is none.
-  function newest(games, liveOnly) {
+  // ``progressOnly``), as ISO text: "" when there is none.
+  function newest(games, progressOnly) {
     return (games || []).reduce(function (a, game) {
-      return (!liveOnly || game.live) && game.updated > a ? game.updated : a;
+      return (!progressOnly || inProgress(game)) && game.updated > a ? game.updated : a;
     }, "");
+  }
+  // The event index says "Games in progress" while one is, and nothing once none is,
+  // as the index pgm makes then does (it reloads for that too, when it can).
+  function showProgress(progressing) {
+    if (status && status.hidden === progressing) { status.hidden = !progressing; }
   }
 
   function poll() {
@@ -340,6 +354,7 @@
     busy = true;
     var left = false;
     var live = true;
+    var progressing = true;
     get(source).then(function (response) {
       if (!response.ok) { return null; }
       var headers = [response.headers.get("Last-Modified"), response.headers.get("ETag")];
@@ -349,6 +364,8 @@
         var changed = stamp !== seen;
         seen = stamp;
         live = data.games ? data.games.some(function (game) { return game.live; }) : data.live;
+        progressing = data.games ? data.games.some(inProgress) : live;
+        if (data.games) { showProgress(progressing); }
         left = data.games ? onEvent(data) : onGame(data);
         var latest = data.updated || newest(data.games, false);
         // "Games in progress · updated ...": the games in progress, not a file changed
@@ -377,7 +394,7 @@
       if (again) { again = false; poll(); }
       else if (live) { timer = window.setTimeout(poll, every); }
       else if (waiting) { timer = window.setTimeout(poll, every * 6); }
-      if (status) { status.classList.toggle("over", !live); }
+      if (status) { status.classList.toggle("over", !progressing); }
     });
   }
   document.addEventListener("pgm:rebuilt", poll);

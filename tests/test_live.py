@@ -182,7 +182,7 @@ def test_live_json_index_changes_with_what_the_index_shows_not_with_moves(tmp_pa
     build(BuildOptions(event, out, jobs=1))
     live = json.loads((out / "live.json").read_text())
     assert [sorted(game) for game in live["games"]] == [
-        ["live", "slug", "status", "turns", "updated"]] * 2
+        ["in_progress", "live", "slug", "status", "turns", "updated"]] * 2
     seen = [live["index"]]
     assert index_after("board-1.gcg", prefix(6)) == seen[0]
     assert index_after("board-1.gcg", prefix(7) + b"#note a note\n") == seen[0]
@@ -408,6 +408,31 @@ def test_the_index_gives_the_update_time_of_the_games_in_progress(tmp_path) -> N
     index = (tmp_path / "site/index.html").read_text(encoding="utf-8")
     assert ('Games in progress · updated <time datetime="2026-05-28T20:26:40+00:00">'
             '2026-05-28 20:26:40 UTC</time>') in index
+
+
+def test_a_finished_game_followed_for_corrections_is_not_a_game_in_progress(tmp_path) -> None:
+    """With ``live: true`` a finished game's pages follow its record for corrections:
+    live.json says it is live (the index polls at the pace of a live event) and not in
+    progress, and a correction to it is not the "Games in progress · updated" time of
+    the game that is."""
+    event = make_event(tmp_path / "ev", {"event.yaml": "live: true\n", "board-1.gcg": RECORD,
+                                         "board-2.gcg": prefix(5)})
+    os.utime(event / "board-2.gcg", (1_780_000_000, 1_780_000_000))  # 2026-05-28 20:26:40 UTC
+    os.utime(event / "board-1.gcg", (1_790_000_000, 1_790_000_000))  # corrected later
+    build(BuildOptions(event, tmp_path / "site"))
+    live = json.loads((tmp_path / "site/live.json").read_text())
+    assert [(g["slug"], g["live"], g["in_progress"]) for g in live["games"]] == [
+        ("board-1", True, False), ("board-2", True, True)]
+    index = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    assert ('Games in progress · updated <time datetime="2026-05-28T20:26:40+00:00">'
+            '2026-05-28 20:26:40 UTC</time>') in index
+
+    (event / "board-2.gcg").write_bytes(RECORD)
+    build(BuildOptions(event, tmp_path / "site"))
+    live = json.loads((tmp_path / "site/live.json").read_text())
+    assert [(g["live"], g["in_progress"]) for g in live["games"]] == [(True, False)] * 2
+    index = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    assert 'id="live-status"' not in index and "data-waiting" not in index
 
 
 def test_pages_of_a_game_in_progress_give_the_date_of_the_last_change(tmp_path) -> None:

@@ -571,6 +571,47 @@ def test_an_index_with_no_game_in_progress_shows_the_next_rounds_games(tmp_path)
         assert "in progress" in index.inner_text("main")
 
 
+def banner(page: Page) -> str:
+    """What an index shows of its "Games in progress" line: its text, "" when none."""
+    return page.evaluate("() => { const line = document.getElementById('live-status');"
+                         " return line && !line.hidden ? line.textContent.trim() : ''; }")
+
+
+def test_an_open_index_says_no_games_are_in_progress_once_the_last_one_ends(tmp_path) -> None:
+    """With ``live: true`` in event.yaml a finished game's pages follow its record for
+    corrections: on the index it is final, not in progress. An index left open shows
+    what one opened anew does: "Games in progress" with the time of the game that is
+    (a correction to a finished game does not change it), and no such line once the
+    last game in progress has ended."""
+    event = make_event(tmp_path / "ev", {"board-1.gcg": RECORD, "board-2.gcg": prefix(5),
+                                         "event.yaml": "live: true\nlive_poll_seconds: 1\n"})
+    os.utime(event / "board-2.gcg", (1_780_000_000, 1_780_000_000))  # 2026-05-28 20:26:40 UTC
+    out = tmp_path / "site"
+
+    save = _built_with_saves(event, out)
+    with counting_server(out) as server, chromium() as browser, open_page(browser) as index, \
+            open_page(browser) as fresh:
+        index.goto(server.url + "index.html")
+        assert banner(index).startswith("Games in progress")
+        slot = index.locator("#live-status time")
+        assert slot.get_attribute("datetime") == "2026-05-28T20:26:40+00:00"
+
+        # A note added to the finished game: the games in progress were not updated.
+        save("board-1.gcg", RECORD + NOTE)
+        server.wait_for("/live.json", server.count("/live.json") + 2)
+        assert slot.get_attribute("datetime") == "2026-05-28T20:26:40+00:00"
+        assert banner(index).startswith("Games in progress")
+
+        save("board-2.gcg", RECORD)
+        shows(index, 'tr[data-game="board-2"] .status-text', "andy won")
+        index.wait_for_function("() => { const line = document.getElementById('live-status');"
+                                " return !line || line.hidden; }", timeout=WAIT_MS)
+        server.wait_for("/live.json", server.count("/live.json") + 2)
+        fresh.goto(server.url + "index.html")
+        assert banner(index) == banner(fresh) == ""
+        assert index.inner_text("main") == fresh.inner_text("main")
+
+
 def test_a_change_made_on_another_day_shows_its_date(tmp_path) -> None:
     """A game last changed three days ago must not read as changing now: the time
     comes with its date."""
