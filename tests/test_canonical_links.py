@@ -37,6 +37,11 @@ def test_every_page_in_the_sitemap_names_its_own_address(tmp_path) -> None:
         assert f"{BASE}{page}" in pages
     for url, page in pages.items():
         assert _canonical_of(page) == [url], page
+    # The 404 page is served at every missing address: none of them is its own, and
+    # search engines are asked to leave it out.
+    not_found = (out / "404.html").read_text(encoding="utf-8")
+    assert f"{BASE}404.html" not in listed and CANONICAL.search(not_found) is None
+    assert '<meta name="robots" content="noindex">' in not_found
 
 
 def test_without_base_url_no_page_has_a_canonical_link(tmp_path) -> None:
