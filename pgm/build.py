@@ -400,7 +400,7 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
         plan = plan_games(event.configs, event.sources, None)
         if replaced is not None:
             plan.changes = [replace(c, previous=_same_game(replaced, c)) for c in plan.changes]
-        copy_static(event.configs, stage, event.theme_files)
+        static = copy_static(event.configs, stage, event.theme_files)
         states = _run(plan, options, event, stage, False, result, progress,
                       out if replaced is not None and options.keep_last_good else None)
         site = []
@@ -412,7 +412,7 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
         layout = write_event_moves(stage, stage / MOVES_NAME, _export_order(event, states))
         result.pages += sum(1 for p in site if p.endswith(".html"))
         save_state(stage, BuildState(site_print, states, site + [MOVES_NAME], layout,
-                                     plan.drafts))
+                                     plan.drafts, static))
         result.files_written += len(site) + 2
         if (out / MARKER).is_file():
             carry_over(out, stage, _made_by_pgm(replaced, out, stage))
@@ -424,21 +424,26 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
 
 def _made_by_pgm(replaced: BuildState | None, out: Path, stage: Path
                  ) -> Callable[[str], bool]:
-    """Whether a path below the site being replaced is pgm's: its marker, ``static/``,
-    and what the site's state lists. Without a state that can be read (a site of an
-    older pgm), pgm's are what the new site has again and every file of a folder that
-    holds a ``game.json`` (a game's: one removed or made a draft since must go, spoilers
-    and all); all else is kept."""
+    """Whether a path below the site being replaced is pgm's: its marker and what the
+    site's state lists. Without a state that can be read (a site of an older pgm),
+    pgm's are what the new site has again and every file of a folder that holds a
+    ``game.json`` (a game's: one removed or made a draft since must go, spoilers and
+    all); all else is kept, a user's logo in ``static/`` too."""
     listed: Callable[[str], bool]
     if replaced is None:
         site = site_folder(out)
 
         def listed(relative: str) -> bool:
             return os.path.lexists(stage / relative) or _in_game_folder(site, relative)
+    elif replaced.static_files is None:  # an older pgm's state lists no static files
+        made = replaced.made_paths()
+
+        def listed(relative: str) -> bool:
+            return relative in made or (relative.startswith("static/")
+                                        and os.path.lexists(stage / relative))
     else:
         listed = replaced.made_paths().__contains__
-    return lambda relative: (relative == MARKER or relative.startswith("static/")
-                             or listed(relative))
+    return lambda relative: relative == MARKER or listed(relative)
 
 
 def _in_game_folder(site: Path, relative: str) -> bool:
@@ -482,8 +487,8 @@ def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, 
             remove_stale(out, state.games[slug].paths, set())
         for old in plan.replaced:  # a removed record's slug, taken by a new one
             remove_stale(out, old.paths, set(states[old.entry.slug].paths))
-    save_state(out, BuildState(state.site_fingerprint, states, site, layout, plan.drafts),
-               keep=True)
+    save_state(out, BuildState(state.site_fingerprint, states, site, layout, plan.drafts,
+                               state.static_files), keep=True)
 
 
 def _made_in_place(options: BuildOptions, event: _Event, state: BuildState, out: Path,

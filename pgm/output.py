@@ -158,7 +158,7 @@ def carry_over(out: Path, stage: Path, made: Callable[[str], bool]) -> None:
     an ``.htaccess``, a folder of photos. A full build replaces the whole folder, and
     pgm never deletes what it did not create. Files are linked, not moved, so that a
     build that fails after this leaves them where they were; a link stays a link and an
-    empty folder is made again. (``static/`` is pgm's whole: a theme adds files there.)
+    empty folder is made again.
 
     A file of the user's where the new site puts one of its own fails the build before
     anything changes: pgm overwrites neither."""

@@ -54,16 +54,19 @@ file lives there, and two stylesheets of one name in different folders stay apar
 
 
 def copy_static(configs: ConfigSet, stage: Path, theme_files: list[tuple[str, str]]
-                 ) -> None:
+                 ) -> list[str]:
     """Built-in static files first, then those of the theme's ``static/`` folder
     (same-named files win), then the event's stylesheets, each in a place of its own
     below ``static/event/``. The files copied are the ones the site's fingerprint took:
     of a theme, no named pipe, device, socket, broken link or link leading out of the
-    event (``pgm.discover.tree_files``, which warns of them)."""
+    event (``pgm.discover.tree_files``, which warns of them). Returns their paths below
+    the site (``static/pgm.css``): the build's state lists them as pgm's, so that a file
+    a user put in ``static/`` is kept as any other of theirs."""
     target = stage / "static"
-    _copy_files(_builtin_files("static"), target)
-    _copy_files([(relative.removeprefix("static/"), path) for relative, path in theme_files
-                 if relative.startswith("static/")], target)
+    copied = _copy_files(_builtin_files("static"), target)
+    copied |= _copy_files([(relative.removeprefix("static/"), path)
+                           for relative, path in theme_files if relative.startswith("static/")],
+                          target)
     for css in configs.event.css:
         source = _inside_event(configs.root, css, "css")
         if not source.is_file():
@@ -73,13 +76,18 @@ def copy_static(configs: ConfigSet, stage: Path, theme_files: list[tuple[str, st
         copy = stage / EVENT_CSS / css
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_bytes(_read_static(source))
+        copied.add(copy.relative_to(stage).as_posix())
+    return sorted(copied)
 
 
-def _copy_files(files: list[tuple[str, str]], target: Path) -> None:
+def _copy_files(files: list[tuple[str, str]], target: Path) -> set[str]:
+    """Copy ``files`` (relative path, source) below ``target``, ``static/``; returns
+    their paths below the site."""
     for relative, path in files:
         copy = target / relative
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_bytes(_read_static(Path(path)))
+    return {f"static/{relative}" for relative, _ in files}
 
 
 def _read_static(path: Path) -> bytes:

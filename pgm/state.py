@@ -129,10 +129,11 @@ class GameState:
 
 
 def _json_bytes(value: Any) -> bytes:
-    """Compact JSON in UTF-8. A record's path that holds a file name's bytes that are
-    not UTF-8 (surrogate escapes, see pgm.discover.shown_name) is written with ``\\u``
-    escapes, which read back as the very same path: so the next build knows the record
-    again, and its draft's slug."""
+    """Compact JSON in UTF-8. A path (a record's, a theme's static file) that holds a
+    file name's bytes that are not UTF-8 (surrogate escapes, see
+    pgm.discover.shown_name) is written with ``\\u`` escapes, which read back as the
+    very same path: so the next build knows the record again, its draft's slug, and the
+    theme's file as pgm's."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     try:
         return text.encode()
@@ -160,6 +161,9 @@ class BuildState:
     """Where each game's rows are in the event's ``moves.csv`` (pgm.event_moves)."""
     drafts: dict[str, str] = field(default_factory=dict)
     """The slugs of records left out as drafts, by path below the event folder."""
+    static_files: list[str] | None = None
+    """The files pgm copied into ``static/`` (its own, the theme's, the event's
+    stylesheets); None in the state of an older pgm, which did not list them."""
     _slugs: dict[str, str] | None = field(default=None, init=False, repr=False,
                                           compare=False)
 
@@ -173,11 +177,11 @@ class BuildState:
         return self._slugs
 
     def made_paths(self) -> set[str]:
-        """The paths below the site that the build of this state made (``static/`` aside,
-        which is pgm's whole): its state, each game's files, the event's pages, and the
-        folders holding them (``round-1/``), so that a full build tells them from the
-        files a user put in the site (``pgm.output.carry_over``)."""
-        made = {STATE_NAME, *self.site_files}
+        """The paths below the site that the build of this state made: its state, each
+        game's files, the event's pages, its static files, and the folders holding them
+        (``round-1/``), so that a full build tells them from the files a user put in the
+        site (``pgm.output.carry_over``)."""
+        made = {STATE_NAME, *self.site_files, *(self.static_files or ())}
         for slug, game in self.games.items():
             made.update(f"{slug}/{name}" for name in game.files)
         folders: set[str] = set()
@@ -191,11 +195,11 @@ class BuildState:
         being held whole; with ``keep``, each game's part is kept on its state, so the
         next save after a rebuild that carried most games over only writes their bytes.
         A game's part is filed under its entry's slug, the key it has in ``games``."""
-        head = json.dumps({"format": _FORMAT, "site": self.site_fingerprint,
-                           "site_files": self.site_files, "moves_layout": self.moves_layout,
-                           "drafts": dict(map(seal_draft, self.drafts.items()))},
-                          ensure_ascii=False, separators=(",", ":"))
-        yield f'{head[:-1]},"games":{{'.encode()
+        head = _json_bytes({"format": _FORMAT, "site": self.site_fingerprint,
+                            "site_files": self.site_files, "static_files": self.static_files,
+                            "moves_layout": self.moves_layout,
+                            "drafts": dict(map(seal_draft, self.drafts.items()))})
+        yield head[:-1] + b',"games":{'
         for number, (_, game) in enumerate(sorted(self.games.items())):
             if number:
                 yield b","
@@ -255,7 +259,9 @@ def load_state(out: Path, records: Sequence[str] = ()) -> BuildState | None:
         drafts = data.get("drafts")
         drafts = unseal_drafts(drafts, records) if isinstance(drafts, dict) and drafts \
             else {}
-        return BuildState(data["site"], games, data.get("site_files", []), layout, drafts)
+        static = data.get("static_files")
+        return BuildState(data["site"], games, data.get("site_files", []), layout, drafts,
+                          [str(path) for path in static] if isinstance(static, list) else None)
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

@@ -169,6 +169,7 @@ def _with_files_of_the_users(site: Path) -> dict[str, bytes]:
     Pages, a server rule, photos, a file in a game's folder."""
     added = {"CNAME": b"chess.example.org\n", ".htaccess": b"Options -Indexes\n",
              "photos/prize-giving.jpg": b"\xff\xd8\xff", "g/scoresheet-scan.pdf": b"%PDF",
+             "static/club-logo.png": b"\x89PNG",
              ".backup.2024.tmp": b"named like pgm's temporary files, but of no file of pgm's"}
     for relative, data in added.items():
         (site / relative).parent.mkdir(parents=True, exist_ok=True)
@@ -204,6 +205,29 @@ def test_a_full_rebuild_keeps_the_files_a_user_put_in_the_site(tmp_path) -> None
     assert not (site / "h").exists() and (site / "g" / "1.html").is_file()
     assert not (site / "g" / ".1.html.4194304.tmp").exists()
     assert _hidden(tmp_path) == []
+
+
+def test_static_files_a_theme_no_longer_has_go_and_the_users_stay(tmp_path) -> None:
+    """``static/`` holds pgm's files, the theme's and the event's stylesheets: one the
+    theme dropped goes at the next build, a logo the user put there stays, also beside a
+    site whose state (of an older pgm) lists no static files."""
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": "theme_dir: theme\n",
+                                         "theme/static/old-banner.png": b"old"})
+    site = tmp_path / "site"
+    assert run_build(str(event), "-o", str(site)).exit_code == 0
+    assert (site / "static/old-banner.png").read_bytes() == b"old"
+    (site / "static/club-logo.png").write_bytes(b"\x89PNG")
+    (event / "theme/static/old-banner.png").unlink()
+    (event / "theme/static/new-banner.png").write_bytes(b"new")
+    assert run_build(str(event), "-o", str(site)).exit_code == 0
+    assert sorted(p.name for p in (site / "static").glob("*.png")) == ["club-logo.png",
+                                                                       "new-banner.png"]
+    state = site / ".pgm-state.json"
+    state.write_text(state.read_text().replace('"static_files":', '"static_files_":'))
+    (event / "event.yaml").write_text("theme_dir: theme\ntitle: Club night\n")
+    assert run_build(str(event), "-o", str(site)).exit_code == 0
+    assert (site / "static/club-logo.png").read_bytes() == b"\x89PNG"
+    assert "static/club-logo.png" not in state.read_text()
 
 
 def test_a_site_with_no_state_to_read_keeps_all_but_pgms_pages(tmp_path) -> None:
