@@ -242,8 +242,19 @@ def _check_event_value(event: dict[str, Any], entry: Entry, sink: DiagnosticSink
             sink.error(line, f"key 'theme_dir': {value} is outside the event folder")
             del event[key]
         elif not path.is_dir():
-            sink.error(line, f"key 'theme_dir': folder {value} does not exist")
+            sink.error(line, f"key 'theme_dir': {_not_a_theme_folder(path, value)}")
             del event[key]
+
+
+def _not_a_theme_folder(path: Path, value: str) -> str:
+    """Why ``theme_dir`` (``value``, at ``path``) names no folder. A stylesheet named
+    there is the likely mistake: ``css`` is the key that links one."""
+    if not path.exists():
+        return f"folder {value} does not exist"
+    if path.suffix.lower() == ".css":
+        return (f"{value} is a file, not a folder of templates; to link a stylesheet, "
+                f"write css: {value}")
+    return f"{value} is a file, not a folder"
 
 
 _EXAMPLE_URL = "https://example.org/event/"

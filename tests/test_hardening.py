@@ -175,6 +175,16 @@ def test_missing_theme_dir_names_the_key(tmp_path) -> None:
     assert "key 'theme_dir': folder nowhere does not exist" in result.output
 
 
+def test_a_theme_dir_naming_a_stylesheet_points_to_css(tmp_path) -> None:
+    """A webmaster's first try at a club look: the stylesheet named as the theme."""
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "styles/club.css": "body {}",
+                                         "event.yaml": "theme_dir: styles/club.css\n"})
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert ("key 'theme_dir': styles/club.css is a file, not a folder of templates; to "
+            "link a stylesheet, write css: styles/club.css") in result.output
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=300))
 def test_config_loader_never_raises(tmp_path_factory, text: str) -> None:
