@@ -22,6 +22,7 @@ from pgm.crossword_model import (
 )
 from pgm.diagnostics import Diagnostic
 from pgm.gcg import Event, EventKind
+from pgm.site_model import isolated
 from pgm.tiles import BLANK, TILE_TEXTS, UNKNOWN, TileError, rack_label, tile_text
 
 # ---------------------------------------------------------------------------------------
@@ -66,9 +67,12 @@ def word_display(turn: Turn, game: CrosswordGame) -> str:
 
 def describe(turn: Turn, game: CrosswordGame, word: str | None = None) -> str:
     """One sentence saying what happened, for the page, its title and screen readers;
-    ``word`` is the play's :func:`word_display` when the caller has it already."""
+    ``word`` is the play's :func:`word_display` when the caller has it already. The
+    player's name is :func:`~pgm.site_model.isolated`, as a sentence pgm composes needs:
+    the sentence is printed in attributes and the page's ``<title>`` too, where no
+    ``<bdi>`` can go."""
     event = turn.event
-    name = game.record.players[turn.player].name
+    name = isolated(game.record.players[turn.player].name)
     kind = event.kind
     if kind is EventKind.PLAY:
         # a coordinate starts with the row it runs along: a number, or on a board with
@@ -92,10 +96,11 @@ def describe(turn: Turn, game: CrosswordGame, word: str | None = None) -> str:
 
 def describe_other_event(event: Event, name: str, tile_count: int,
                          tiles: str | None = None) -> str:
-    """Words for every event but a play, for crossword and Upwords pages alike;
-    ``tile_count`` counts the tiles the line names (an exchange may give a number
-    instead), and ``tiles`` are the tiles of an exchange or an end-of-game rack line as
-    shown (see :func:`pgm.tiles.tile_text`; as written when not given)."""
+    """Words for every event but a play, for crossword and Upwords pages alike (``name``
+    as :func:`~pgm.site_model.isolated` gives it); ``tile_count`` counts the tiles the
+    line names (an exchange may give a number instead), and ``tiles`` are the tiles of
+    an exchange or an end-of-game rack line as shown (see :func:`pgm.tiles.tile_text`;
+    as written when not given)."""
     kind = event.kind
     shown_tiles = event.tiles if tiles is None else tiles
     if kind is EventKind.PASS:
@@ -346,7 +351,9 @@ class Chart:
     width: int
     height: int
     lines: tuple[tuple[str, str, int], ...]
-    """(player name, points attribute, final score)."""
+    """(player name, points attribute, final score); the name
+    :func:`~pgm.site_model.isolated`: the chart prints it beside the score, in an
+    attribute and an SVG title too."""
     max_score: int
     """The highest score reached (at least 1)."""
     turns: int
@@ -410,7 +417,8 @@ def score_chart(game: CrosswordGame, width: int = 600, height: int = 200) -> Cha
 
     # every player's line has a point per turn at the same x: written once for all
     xs = [f"{i * width / steps:.1f}," for i in range(len(game.turns) + 1)]
-    lines = tuple((game.record.players[seat].name if seat < len(game.record.players) else "",
+    lines = tuple((isolated(game.record.players[seat].name) if seat < len(game.record.players)
+                   else "",
                    " ".join([x + y(v) for x, v in zip(xs, series[seat], strict=True)]),
                    series[seat][-1])
                   for seat in range(seats))

@@ -24,7 +24,7 @@ from pgm.discover import Source, guess_division, guess_round, guess_table, shown
 from pgm.gcg import GcgRecord, parse_gcg
 from pgm.gungi import load as load_gungi
 from pgm.gungi_pages import gungi_entry_fields, record_title, render_gungi_game
-from pgm.site_model import POSITION_KINDS, GameEntry, results
+from pgm.site_model import POSITION_KINDS, GameEntry, isolated, results
 from pgm.ubf import read_ubf
 from pgm.ubf_pages import record_title as ubf_record_title
 from pgm.ubf_pages import render_ubf_board, ubf_entry_fields
@@ -179,19 +179,22 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
     over = not fields["live"] and stopped is None
     unfinished = not over and not live and stopped is None
     shown = shown_name(source.relative)  # the path as pages show it; entries keep it as is
-    label = settings.title or record_title or " vs ".join(players) or shown
-    score_line = " – ".join(f"{p} {s}" for p, s in zip(players, scores or (), strict=False))
+    # composed of names and titles as text shows them beside numbers (site_model.isolated)
+    names = tuple(map(isolated, players))
+    title = settings.title or record_title
+    label = isolated(title) if title else " vs ".join(names) or isolated(shown)
+    score_line = " – ".join(f"{p} {s}" for p, s in zip(names, scores or (), strict=False))
     if stopped is not None and not live:
         status = _stopped_status(stopped, score_line, None if fields["live"]
                                  else fields.get("status"))
     elif over:
-        status = (f"{score_line}, {_winner(players, scores or ())}" if score_line
+        status = (f"{score_line}, {_winner(names, scores or ())}" if score_line
                   else fields.get("status") or "finished")
         added_up = fields.get("added_up")
         if score_line and added_up is not None and added_up != scores:
             # a mistyped total decides the result: the record's figure stands, told as such
             status += " as recorded; the scores add up to " + " – ".join(
-                f"{p} {s}" for p, s in zip(players, added_up, strict=False))
+                f"{p} {s}" for p, s in zip(names, added_up, strict=False))
     else:
         state = "in progress" if live else "unfinished"
         status = f"{state}: {score_line}" if score_line else state

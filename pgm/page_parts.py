@@ -13,7 +13,7 @@ from markupsafe import Markup
 from pgm.discover import shown_name
 from pgm.fragments import memo
 from pgm.render import markup, printed
-from pgm.site_model import GameEntry
+from pgm.site_model import GameEntry, without_bidi_controls
 
 
 @dataclass(frozen=True)
@@ -88,11 +88,13 @@ def game_json_text(report: dict[str, Any]) -> str:
 def with_site_keys(report: dict[str, Any], entry: GameEntry, record_name: str,
                    turns: int) -> dict[str, Any]:
     """The documented ``game.json``: the ``pgm check --json`` object of the record with
-    its path relative to the event, plus what the site knows about the game."""
+    its path relative to the event, plus what the site knows about the game (its title
+    as data, without the isolates the site shows it in)."""
     data = dict(report, path=shown_name(entry.relative))
-    data.update(format="pgm-game/1", title=entry.label, slug=entry.slug, round=entry.round,
-                division=entry.division, table=entry.table, live=entry.live,
-                updated=entry.updated, record=record_name, turns=turns)
+    data.update(format="pgm-game/1", title=without_bidi_controls(entry.label),
+                slug=entry.slug, round=entry.round, division=entry.division,
+                table=entry.table, live=entry.live, updated=entry.updated,
+                record=record_name, turns=turns)
     return data
 
 

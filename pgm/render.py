@@ -26,26 +26,62 @@ from markupsafe import Markup, escape
 from pgm import __version__
 from pgm.file_io import read_regular
 from pgm.fragments import fragment_global
-from pgm.markdown import strip_bidi_controls
 from pgm.resources import builtin_dir
 
 
 def _without_bidi_controls(value: object) -> object:
     """Untrusted names and titles could carry bidi overrides that reorder what a spectator
-    reads around them; every value a template prints loses them."""
+    reads around them; every value a template prints loses them (see :func:`bidi_safe`)."""
     if type(value) is str and not value.isascii() and _BIDI.search(value):
-        return strip_bidi_controls(value)
+        return bidi_safe(value)
     return value
 
 
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_OPENERS = frozenset("\u2066\u2067\u2068")
+_PDI = "\u2069"
+_DEEPEST = 8
+"""Isolates nested deeper than this are taken out too: pgm nests two (a name in a label
+in a title), and the Unicode bidi algorithm gives up on isolates beyond 125 levels."""
+
+
+def bidi_safe(text: str) -> str:
+    """``text`` without embeddings and overrides, and without isolates except those that
+    open and close in it as a pair (LRI, RLI or FSI, then its PDI), which nothing outside
+    them can be reordered by: the isolates pgm puts around names in text it composes
+    (``pgm.site_model.isolated``). A record's name never brings its own into those (pgm
+    takes them out of the name first), and a stray PDI or an unclosed isolate is taken
+    out wherever it comes from, so a pair of pgm's always stays whole."""
+    dropped: list[int] = []
+    opened: list[tuple[int, bool]] = []  # (where, kept)
+    for found in _BIDI.finditer(text):
+        where, control = found.start(), found.group()
+        if control in _OPENERS:
+            opened.append((where, len(opened) < _DEEPEST))
+        elif control == _PDI and opened:
+            start, kept = opened.pop()
+            if not kept:
+                dropped += (start, where)
+        else:
+            dropped.append(where)
+    dropped += [where for where, _ in opened]
+    if not dropped:
+        return text
+    dropped.sort()
+    pieces, begin = [], 0
+    for where in dropped:
+        pieces.append(text[begin:where])
+        begin = where + 1
+    pieces.append(text[begin:])
+    return "".join(pieces)
 
 
 def printed(value: object) -> str:
-    """``value`` as a template prints it: without bidi controls, escaped unless it is
-    markup already. Plans print through here, and so do templates under autoescape (see
-    ``_CodeGenerator``). Most values are plain text with nothing to escape, or numbers:
-    those are returned as they are, without making a ``Markup`` to throw away."""
+    """``value`` as a template prints it: without bidi controls but the isolates pgm puts
+    around names (:func:`bidi_safe`), escaped unless it is markup already. Plans print
+    through here, and so do templates under autoescape (see ``_CodeGenerator``). Most
+    values are plain text with nothing to escape, or numbers: those are returned as they
+    are, without making a ``Markup`` to throw away."""
     kind = type(value)
     if kind is str:
         text: str = value  # type: ignore[assignment]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
@@ -17,6 +18,42 @@ from pgm.ubf_report import KIND as UBF_KIND
 
 POSITION_KINDS = frozenset({"cgp", UBF_KIND})
 """The kinds of record that hold positions, not a game: never in progress, never won."""
+
+FSI, PDI = "\u2068", "\u2069"
+"""FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: what pgm puts around a name in text
+it composes, so that the name reads in its own direction and the numbers and punctuation
+beside it keep their places. They work in plain text (``<title>``, attributes, live.json,
+which pgm-live.js sets as text); HTML a template lays out uses ``<bdi>`` instead."""
+
+_BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+_RIGHT_TO_LEFT = frozenset({"R", "AL", "AN"})
+"""Bidi classes that reorder the text around them in a left-to-right paragraph: Hebrew
+and Arabic letters (and marks such as RLM), Arabic digits."""
+
+
+def without_bidi_controls(text: str) -> str:
+    """``text`` without embeddings, overrides and isolates: a name or title from a record
+    loses its own, which could reorder what a spectator reads around it (an RLO), or end
+    the isolate pgm puts it in (a PDI)."""
+    return text.translate(_BIDI_CONTROLS) if not text.isascii() else text
+
+
+def _reorders(text: str) -> bool:
+    """Whether ``text`` holds right-to-left characters. Text without any reads the same
+    isolated or not in pgm's left-to-right pages, so it is left as it is: a record of
+    plain names keeps pages of plain ASCII, half the memory and written without encoding."""
+    return not text.isascii() and any(
+        unicodedata.bidirectional(c) in _RIGHT_TO_LEFT for c in text)
+
+
+@functools.lru_cache(maxsize=4096)
+def isolated(name: str) -> str:
+    """``name`` (a player's, or any text from a record) as pgm puts it in text it
+    composes ("NAME played HI at 9I"): without bidi controls of its own, between FSI and
+    PDI when it holds right-to-left text. Kept per name: a game's names are isolated
+    once, whatever number of pages show them."""
+    name = without_bidi_controls(name)
+    return f"{FSI}{name}{PDI}" if _reorders(name) else name
 
 
 @dataclass(frozen=True)
@@ -27,11 +64,16 @@ class GameEntry:
     """``crossword``, ``upwords``, ``gungi``, ``cgp`` (a set of positions) or
     ``upwords-board`` (one board, a ``.ubf`` file)."""
     label: str
+    """The game's name on the site (a title, or "Ann vs jvc"), its names and title
+    :func:`isolated`: printed beside other text, it cannot reorder that text."""
     players: tuple[str, ...]
+    """As the record names them (the player index and the event's checks match them)."""
     scores: tuple[int, ...] | None
     """Final (or current) scores in seat order; None for games without scores."""
     live: bool
     status: str
+    """"Ann 381 – jvc 520, jvc won", its names :func:`isolated`: on pages, in ``<title>``
+    and in live.json, whose text pgm-live.js sets as it is."""
     result_by_seat: tuple[str, ...]
     """``W``/``L``/``T`` per seat when the game is over, else empty strings."""
     turns: int
@@ -146,6 +188,8 @@ class PlayerGame:
     slug: str
     round: str | None
     opponent: str
+    """The opponents' names ("Ann & Bob"), each :func:`isolated`: the list prints the
+    game's result beside them."""
     result: str
 
 
@@ -218,7 +262,7 @@ def _player(name: str, anchor: str, seats: tuple[tuple[GameEntry, int], ...]) ->
             others = [s for i, s in enumerate(game.scores) if i != seat]
             spread += game.scores[seat] - max(others)
             scored += 1
-        opponents = " & ".join(p for i, p in enumerate(game.players) if i != seat)
+        opponents = " & ".join(isolated(p) for i, p in enumerate(game.players) if i != seat)
         listed.append(PlayerGame(game.slug, game.round, opponents,
                                  _result_text(game, seat, outcome)))
     return PlayerEntry(name, anchor, won, lost, tied, spread if scored else None, tuple(listed))

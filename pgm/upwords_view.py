@@ -16,6 +16,7 @@ from pgm.crossword_view import PlayerLine, SheetRow, describe_other_event, sheet
 from pgm.diagnostics import Diagnostic
 from pgm.gcg import EventKind
 from pgm.scoring import square_name
+from pgm.site_model import isolated
 from pgm.ubf import SIZE, Stack, UpwordsBoard
 from pgm.upwords import UpwordsGame, UpwordsTurn
 
@@ -113,9 +114,10 @@ def word_display(turn: UpwordsTurn) -> str:
 
 
 def describe(turn: UpwordsTurn, game: UpwordsGame) -> str:
-    """One sentence saying what happened, for the page, its title and screen readers."""
+    """One sentence saying what happened, for the page, its title and screen readers,
+    the player's name :func:`~pgm.site_model.isolated` in it."""
     event = turn.event
-    name = game.record.players[turn.player].name
+    name = isolated(game.record.players[turn.player].name)
     kind = event.kind
     if kind is EventKind.PLAY:
         direction = "down" if event.position[:1].isalpha() else "across"

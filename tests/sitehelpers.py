@@ -137,4 +137,7 @@ def tiles_named(labels: Iterable[str]) -> dict[str, str]:
 
 
 def text_of(html: str) -> str:
+    """The text of ``html`` with a space for each tag but ``<bdi>``, which isolates a
+    name inside a sentence ("Unseen by <bdi>Ann</bdi>: 86") and breaks no word."""
+    html = re.sub(r"</?bdi>", "", html)
     return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
