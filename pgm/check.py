@@ -16,10 +16,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pgm.config import CONFIG_NAME, GameSettings
+from pgm.config import GameSettings
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.discover import Source, shown_name
-from pgm.event_checks import name_variants, repeated_games
+from pgm.discover import CONFIG_NAME, Source, shown_name
+from pgm.event_checks import name_variants, repeated_games, same_places
 from pgm.file_io import read_regular
 from pgm.record_inputs import RecordInput, no_records
 from pgm.site_model import GameEntry
@@ -85,7 +85,8 @@ def _not_a_record(path: Path) -> str:
 
 def event_warnings(records: Sequence[RecordInput]) -> list[Diagnostic]:
     """What ``pgm build`` finds across the games of an event, for the records of each
-    event checked together: a game recorded twice, a player's name spelled two ways.
+    event checked together: a game recorded twice, a player's name spelled two ways,
+    two games listed at one place (two events' folders built as one site).
     A director checks before building (or in CI), and ``build --strict`` fails on
     these. Each record is loaded again as the build loads it, for its index entry: a
     second replay, only where an event has two records or more to compare. Drafts are
@@ -103,7 +104,8 @@ def event_warnings(records: Sequence[RecordInput]) -> list[Diagnostic]:
         entries = [entry for record in group if (entry := _entry(record)) is not None]
         found += [replace(d, path=shown[d.path])
                   for d in repeated_games(entries, shown.__getitem__) +
-                  name_variants(entries, shown.__getitem__)]
+                  name_variants(entries, shown.__getitem__) +
+                  same_places(entries, shown.__getitem__)]
     return found
 
 

@@ -16,13 +16,14 @@ from __future__ import annotations
 import difflib
 import os
 import posixpath
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pgm.config_games import Glob, check_games, make_glob, matches
+from pgm.config_games import Glob, check_games, make_glob, matches, titled_alike
 from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.discover import CONFIG_NAME, shown_name, special_kind
 from pgm.event_yaml import Entry, Written, read_entries
@@ -61,6 +62,9 @@ class EventConfig:
     spoiler_free: bool = False
     allow_html: bool = False
     live_poll_seconds: int = 5
+    lang: str = "en"
+    """The language of the pages (a BCP 47 tag: ``fr``, ``pt-BR``), for ``<html lang>``:
+    what screen readers speak them in, and what a browser offers to translate."""
     defaults: GameSettings = field(default_factory=GameSettings)
 
 
@@ -71,6 +75,7 @@ _GAME_KEYS: dict[str, type] = {
 _EVENT_KEYS: dict[str, type] = {
     "title": str, "description": str, "base_url": str, "theme": str, "css": list,
     "theme_dir": str, "spoiler_free": bool, "allow_html": bool, "live_poll_seconds": int,
+    "lang": str,
 }
 _ORIENTATIONS = ("numbered-rows", "lettered-rows")
 THEMES = ("default", "classic")
@@ -186,6 +191,8 @@ def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | Non
         below, _, name = relative.rpartition("/")
         names.setdefault(below, []).append(name)
     by_folder = {Path(root, below): found for below, found in names.items()}
+    sinks = []
+    titles: list[tuple[str, int] | None] = []
     for folder in _config_folders(root, names):
         path = folder / CONFIG_NAME
         if not path.is_file():
@@ -198,10 +205,16 @@ def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | Non
         overlays.append(Overlay(folder, overlay[0], games))
         if folder == root:
             event_values = event_part
-        diagnostics.extend(sorted(sink.items, key=lambda d: d.line))  # in the file's order
+        sinks.append(sink)
+        titles.append(next(((overlay[0]["title"], entry.line) for entry in entries
+                            if entry.key == "title" and "title" in overlay[0]), None))
     event_values.update({k: v for k, v in (overrides or {}).items() if v is not None})
-    event = _event_config(event_values)
-    return ConfigSet(root, event, overlays, diagnostics)
+    configs = ConfigSet(root, _event_config(event_values), overlays, diagnostics)
+    for read, title, sink in zip(overlays, titles, sinks, strict=True):
+        if by_folder:  # the records looked for: a title given many games is told
+            titled_alike(read.folder, title, read.games, by_folder, configs.settings_for, sink)
+        diagnostics.extend(sorted(sink.items, key=lambda d: d.line))  # in the file's order
+    return configs
 
 
 def _config_folders(root: Path, folders: Iterable[str]) -> list[Path]:
@@ -236,6 +249,9 @@ def _check_event_value(event: dict[str, Any], entry: Entry, sink: DiagnosticSink
         del event[key]
     elif key == "css":
         _check_css(event, entry, sink, folder)
+    elif key == "lang" and (problem := lang_problem(value)):
+        sink.error(line, f"key 'lang' {problem}")
+        del event[key]
     elif key == "theme_dir":
         path = (folder / value).resolve()
         if not path.is_relative_to(folder.resolve()):
@@ -244,6 +260,28 @@ def _check_event_value(event: dict[str, Any], entry: Entry, sink: DiagnosticSink
         elif not path.is_dir():
             sink.error(line, f"key 'theme_dir': {_not_a_theme_folder(path, value)}")
             del event[key]
+
+
+_LANG_TAG = re.compile(
+    r"[a-z]{2,3}(?:-[a-z]{3}){0,3}"  # language, extended languages (zh-yue)
+    r"(?:-[a-z]{4})?"  # script (sr-Latn)
+    r"(?:-(?:[a-z]{2}|[0-9]{3}))?"  # region (pt-BR, es-419)
+    r"(?:-(?:[a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*"  # variants (de-CH-1996)
+    r"(?:-[0-9a-wyz](?:-[a-z0-9]{2,8})+)*"  # extensions
+    r"(?:-x(?:-[a-z0-9]{1,8})+)?", re.IGNORECASE)  # private use
+"""The shape of a BCP 47 language tag (RFC 5646) as pages use one; the subtags are not
+looked up in the registry."""
+
+
+def lang_problem(value: str) -> str | None:
+    """What makes ``value`` no language tag, worded to follow the key's name; None for
+    one. Names of languages (``French``) and locales (``pt_BR``) are the usual mistakes."""
+    if _LANG_TAG.fullmatch(value):
+        return None
+    hint = ""
+    if _LANG_TAG.fullmatch(value.replace("_", "-")):
+        hint = f" (with a hyphen: {value.replace('_', '-')})"
+    return f"must be a language tag such as en, fr or pt-BR, not {value!r}{hint}"
 
 
 def _not_a_theme_folder(path: Path, value: str) -> str:

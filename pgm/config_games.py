@@ -5,6 +5,10 @@ A pattern names records by their path below the folder of its ``event.yaml``, or
 file name at any depth; it may be written as a TD writes paths (``./r1/t1.gcg``,
 Windows' ``r1\\t1.gcg``). An entry that matches no record is a warning naming the
 closest record paths: a misspelt ``draft: true`` entry would otherwise publish the game.
+
+``title`` below the event's root is a game's: a subfolder's ``event.yaml`` or a pattern
+that sets one for several games lists each as that title, with no players' names, when
+it was most likely meant to name a section (``division``) or an event of its own.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import posixpath
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -164,3 +169,40 @@ def _folders_matching(last: str, below: list[tuple[str, str]]) -> list[str]:
 
 def _joined(prefix: str, name: str) -> str:
     return name if prefix == "." else f"{prefix}/{name}"
+
+
+def titled_alike(folder: Path, title: tuple[str, int] | None, games: tuple[Glob, ...],
+                 by_folder: dict[Path, list[str]], settings_for: Callable[[Path], Any],
+                 sink: DiagnosticSink) -> None:
+    """Warn of a ``title`` that the ``event.yaml`` in ``folder`` gives several games
+    alike: its own (``title``: the value and its line; None for the event's root, whose
+    title is the event's) and each of its ``games:`` patterns'. The games counted are
+    those listed (not drafts) whose title it is in the end (``settings_for``): one
+    titled by an entry of its own is not."""
+    if title is None and not any("title" in glob.settings for glob in games):
+        return
+    below = [(folder / relative, relative, name)
+             for relative, name in _records_below(folder, by_folder)]
+
+    def titled(value: str, glob: Glob | None) -> int:
+        return sum(1 for path, relative, name in below
+                   if (glob is None or matches(glob, relative, name))
+                   and (found := settings_for(path)).title == value and not found.draft)
+
+    if title is not None and (count := titled(title[0], None)) > 1:
+        sink.warning(title[1], f"key 'title' titles each of its {count} games alike: "
+                     f"{_in_place_of(title[0])} (below the event's root, title is each "
+                     f"game's own); to name a section, write division: {title[0]} instead; "
+                     f"if {shown_name(str(folder))} is an event of its own, build that "
+                     "folder for its site")
+    for glob in games:
+        value = glob.settings.get("title")
+        if value is not None and not glob.names_one and (count := titled(value, glob)) > 1:
+            sink.warning(glob.line, f"games entry '{glob.pattern}' titles each of its "
+                         f"{count} games alike: {_in_place_of(value)}; give each game an "
+                         "entry of its own for its title, or, to name a section, write "
+                         f"division: {value} in this entry instead")
+
+
+def _in_place_of(title: str) -> str:
+    return f"{title!r}, in place of the players' names"

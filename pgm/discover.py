@@ -445,6 +445,12 @@ def guess_table(relative: str) -> str | None:
 def guess_division(relative: str) -> str | None:
     """The first folder that is not a round names the division."""
     for part in relative.split("/")[:-1]:
-        if not _ROUND.search(part):
+        if not names_round(part):
             return part
     return None
+
+
+def names_round(folder: str) -> bool:
+    """Whether a folder's name names a round (``round-3``, ``R3``), as
+    :func:`guess_round` reads it: such a folder is never a division."""
+    return _ROUND.search(folder) is not None

@@ -8,6 +8,11 @@ still one, and two games of one pair are not.
 
 Names are typed anew in every record: ``Doug`` in round 1 and ``doug`` in round 2 are
 two players on the player index, each with half the record, unless pgm says so.
+
+A game is listed by its division, round and table, read from its folders and file name
+unless ``event.yaml`` says them: an archive of several events built as one site
+(``2022/Spring Open/round-1``, ``2022/Autumn Cup/round-1``) lists both events' round 1
+as one, the events' folder names nowhere, and adds up their results on the player index.
 """
 
 from __future__ import annotations
@@ -16,10 +21,12 @@ import functools
 import hashlib
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable
+from pathlib import Path
 from typing import Any
 
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.site_model import GameEntry, natural_key
+from pgm.discover import guess_division, names_round, shown_name
+from pgm.site_model import POSITION_KINDS, GameEntry, natural_key
 
 
 def repeated_games(entries: Iterable[GameEntry], named: Callable[[str], str] = str
@@ -97,3 +104,113 @@ def _name_key(name: str) -> str:
     kept, because every rebuild under ``pgm watch`` asks it of every player again."""
     plain = unicodedata.normalize("NFKD", name.casefold())
     return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())
+
+
+def same_places(entries: Iterable[GameEntry], named: Callable[[str], str] = str
+                ) -> list[Diagnostic]:
+    """A warning at every game listed at the same division, round and table as another
+    (a set of positions is no game): from another folder, when folders the listing does
+    not show tell them apart (two events built as one site), and at a known table, in
+    any folder (a table mistyped in a file name). Copies of one game are left to
+    :func:`repeated_games`; games of one folder at no known table are a round's games."""
+    places: dict[tuple[str | None, str | None, str | None], list[GameEntry]] = {}
+    copies: set[Hashable] = set()
+    # the copies repeated_games names: of two, the longer path
+    for entry in sorted(entries, key=lambda e: (len(e.relative), e.relative)):
+        key = _game_key(entry)
+        if entry.kind in POSITION_KINDS or (key is not None and key in copies):
+            continue
+        copies.add(key)
+        places.setdefault((entry.division, entry.round, entry.table), []).append(entry)
+    warnings = []
+    for (division, round_name, table), games in places.items():
+        games.sort(key=lambda e: natural_key(e.relative))
+        if len(games) < 2 or (table is None and len({_apart_key(g) for g in games}) < 2):
+            continue  # a round's games in one folder: no pair to look for, however many
+        where = _place(division, round_name, table)
+        for game in games:
+            found = _listed_with(game, games, table is not None)
+            if found is not None:
+                warnings.append(Diagnostic(game.relative, 1, Severity.WARNING,
+                                           _same_place(game, found, where, named)))
+    return warnings
+
+
+def _listed_with(game: GameEntry, games: list[GameEntry], at_table: bool
+                 ) -> tuple[GameEntry, int] | None:
+    """The first other game of ``games`` (one place) that ``game`` is wrongly listed
+    with, and how many there are; None when it is with none."""
+    others = [other for other in games if other is not game and (
+        at_table or _apart_key(game) != _apart_key(other))]
+    return (others[0], len(others)) if others else None
+
+
+def _folders(entry: GameEntry) -> list[str]:
+    return shown_name(entry.relative).split("/")[:-1]
+
+
+def _apart_key(entry: GameEntry) -> tuple[str, ...]:
+    """A record's folders that name no round: two records' folders that differ there are
+    two places the listing shows as one (``round-1`` and ``Round 1`` are one round's)."""
+    return tuple(f for f in _folders(entry) if not names_round(f))
+
+
+def _place(division: str | None, round_name: str | None, table: str | None) -> str:
+    """Where the index lists a game, as its headings read."""
+    where = " › ".join(filter(None, (division, f"Round {round_name}" if round_name else "")))
+    if table is None:
+        return where
+    return f"{where}, table {table}" if where else f"table {table}"
+
+
+def _same_place(game: GameEntry, found: tuple[GameEntry, int], where: str,
+                named: Callable[[str], str]) -> str:
+    other, count = found
+    also = f" (and {count - 1} other game{'s' if count > 2 else ''})" if count > 1 else ""
+    folders, others = _folders(game), _folders(other)
+    if folders == others:
+        return (f"listed at {where}, as is {named(other.relative)}{also} in the same folder: "
+                "two games at one table; correct the table in the file name, "
+                "or set table: for one of them under games: in event.yaml")
+    hidden, theirs = _hidden(folders, others, game.division)
+    if not hidden:
+        return (f"listed at {where}, as is {named(other.relative)}{also} from another folder "
+                "of the same round: two games at one table; correct the table "
+                "or the round in a file or folder name, or set table: or round: in "
+                "event.yaml")
+    shown = " and ".join(f"'{name}'" for name in hidden)
+    why = " (the division is the first folder that is not a round)" if \
+        game.division is not None and game.division == guess_division(shown_name(game.relative)) \
+        else ""
+    return (f"listed at {where}, as is {named(other.relative)}{also} from another folder: "
+            f"the index leaves out folder{'s' if len(hidden) > 1 else ''} {shown}{why}, "
+            "so both folders' games are listed as one event and the player index adds up "
+            "their results; set division: in each folder's event.yaml (e.g. division: "
+            f"{_example(other if theirs else game, named)}), or build each event folder as "
+            "a site of its own")
+
+
+def _hidden(folders: list[str], others: list[str], division: str | None
+            ) -> tuple[list[str], bool]:
+    """The folders, named by no round, that tell two records' folders apart: the
+    record's own, else the other's (``late`` of ``Open/round-1/late``, for a game in
+    ``Open/round-1``), and whether they are the other's; none when the two differ only
+    in how they name the round."""
+    own, theirs = ([f for f in found if not names_round(f)] for found in (folders, others))
+    if own == theirs:
+        return [], False
+    if only_own := [f for f in own if f not in theirs]:
+        return only_own, False
+    if only_theirs := [f for f in theirs if f not in own]:
+        return only_theirs, True
+    return [f for f in own if f != division], False
+
+
+def _example(game: GameEntry, named: Callable[[str], str]) -> str:
+    """A division that tells the game's folder apart (its folders but the rounds), and
+    the ``event.yaml`` to set it in: in the innermost of those folders."""
+    folders = _folders(game)
+    kept = [f for f in folders if not names_round(f)]
+    depth = max(i for i, f in enumerate(folders) if not names_round(f)) + 1
+    place = Path(named(game.relative)).parents[len(folders) - depth] / "event.yaml"
+    return f"{' '.join(kept)} in {place}"

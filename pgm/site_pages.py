@@ -28,7 +28,7 @@ Files = list[tuple[str, str | bytes]]
 
 def common_context(configs: ConfigSet, root: str) -> dict[str, Any]:
     event = configs.event
-    return {"event": event, "lang": "en", "canonical": None, "root": root,
+    return {"event": event, "lang": event.lang, "canonical": None, "root": root,
             "live_poll_seconds": event.live_poll_seconds}
 
 

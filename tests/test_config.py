@@ -340,8 +340,10 @@ def test_games_entries_with_dot_slash_or_backslashes_apply_to_their_record(tmp_p
 
 @pytest.mark.skipif(os.name == "nt", reason="a file name cannot hold a backslash on Windows")
 def test_a_file_name_with_a_backslash_keeps_its_entry(tmp_path) -> None:
+    # both name round 1, table 1: the entry's table keeps them apart (pgm.event_checks)
     event = make_event(tmp_path / "ev", {"r1\\t1.gcg": GOOD, "r1/t1.gcg": game("anna"),
-                                         "event.yaml": "games:\n  'r1\\t1.gcg': {title: X}\n"})
+                                         "event.yaml": "games:\n  'r1\\t1.gcg': "
+                                                       "{title: X, table: '2'}\n"})
     assert _built(event, tmp_path, "--strict").exit_code == 0
     titles = {json.loads(p.read_text())["title"] for p in (tmp_path / "o").rglob("game.json")}
     assert titles == {"X", "anna vs cesar"}
@@ -400,8 +402,9 @@ def test_an_unknown_key_names_the_key_it_most_likely_meant(tmp_path) -> None:
     assert result.stdout.splitlines() == [
         f"{config}:2: warning: unknown key 'Spoiler_fre' ignored (did you mean 'spoiler_free'?)",
         f"{config}:3: warning: unknown key 'colour' ignored (known keys: allow_html, base_url, "
-        "board, css, description, distribution, division, draft, games, lexicon, live, "
-        "live_poll_seconds, orientation, round, spoiler_free, table, theme, theme_dir, title)",
+        "board, css, description, distribution, division, draft, games, lang, lexicon, "
+        "live, live_poll_seconds, orientation, round, spoiler_free, table, theme, theme_dir, "
+        "title)",
         f"{config}:6: warning: unknown key 'descripton' under games -> 'g.gcg' ignored: did "
         "you mean 'description'? 'description' is a setting of the whole event, given at the "
         "top of event.yaml",

@@ -1,0 +1,245 @@
+"""Folders the listing does not show: several events' folders built as one site, two
+games at one table, and a subfolder's ``title`` given to each of its games alike."""
+
+from __future__ import annotations
+
+import re
+
+from click.testing import CliRunner
+from conftest import CORPUS, SAMPLE_GAMES
+from sitehelpers import make_event, run_build
+
+from pgm.cli import main
+
+DOUG_V_EMELY = (CORPUS / "gcg/macondo__doug_v_emely.gcg").read_bytes()
+OTHER = (CORPUS / "gcg/MAGPIE-DATA__success.gcg").read_bytes()
+THIRD = (CORPUS / "gcg/MAGPIE-DATA__muzaks_empyrean.gcg").read_bytes()
+FOURTH = (CORPUS / "gcg/liwords__josh_nationals_round_11.gcg").read_bytes()
+FIFTH = (CORPUS / "gcg/liwords__josh_nationals_round_12.gcg").read_bytes()
+SIXTH = (CORPUS / "gcg/liwords__every_power_tile.gcg").read_bytes()
+POSITIONS = (SAMPLE_GAMES / "positions/puzzles.cgp").read_bytes()
+
+
+def warnings(output: str) -> list[str]:
+    return [line for line in output.splitlines() if ": warning: " in line]
+
+
+def built(tmp_path, files: dict[str, str | bytes], *args: str):
+    event = make_event(tmp_path / "ev", files)
+    return event, run_build(str(event), "-o", str(tmp_path / "site"), *args)
+
+
+def builds_clean(tmp_path, files: dict[str, str | bytes]) -> None:
+    _, result = built(tmp_path, files, "--strict")
+    assert result.exit_code == 0, result.output
+
+
+# ---------------------------------------------------------------------------------------
+# Games listed at one place
+
+
+def test_two_events_built_as_one_site_are_warned_of_at_each_game(tmp_path) -> None:
+    """A club's archive of two events (``2022/Spring Open``, ``2022/Autumn Cup``) lists
+    both events' round 1 as one, division 2022, and the events' names nowhere."""
+    event, result = built(tmp_path, {
+        "event.yaml": "title: Club\n",
+        "2022/Spring Open/round-1/table-1.gcg": DOUG_V_EMELY,
+        "2022/Autumn Cup/round-1/table-1.gcg": OTHER,
+    })
+    assert result.exit_code == 0, result.output
+    spring = event / "2022/Spring Open/round-1/table-1.gcg"
+    autumn = event / "2022/Autumn Cup/round-1/table-1.gcg"
+
+    def message(game, other, folder) -> str:
+        return (f"{game}:1: warning: listed at 2022 › Round 1, table 1, as is {other} from "
+                f"another folder: the index leaves out folder '{folder}' (the division is "
+                "the first folder that is not a round), so both folders' games are listed "
+                "as one event and the player index adds up their results; set division: in "
+                f"each folder's event.yaml (e.g. division: 2022 {folder} in "
+                f"{event / '2022' / folder / 'event.yaml'}), or build each event folder as "
+                "a site of its own")
+
+    assert warnings(result.output) == [message(autumn, spring, "Autumn Cup"),
+                                       message(spring, autumn, "Spring Open")]
+    assert "0 error(s), 2 warning(s)" in result.output
+    assert run_build(str(event), "-o", str(tmp_path / "site"), "--strict").exit_code == 1
+    # pgm check says so too, as a director runs it before the build
+    checked = CliRunner().invoke(main, ["check", str(event)])
+    assert checked.stdout.splitlines() == warnings(result.output)
+
+
+def test_a_division_in_each_event_folder_lists_the_events_apart(tmp_path) -> None:
+    """The fix the warning gives: each event's folder names its division."""
+    builds_clean(tmp_path, {
+        "event.yaml": "title: Club\n",
+        "2022/Spring Open/event.yaml": "division: Spring Open 2022\n",
+        "2022/Spring Open/round-1/table-1.gcg": DOUG_V_EMELY,
+        "2022/Autumn Cup/event.yaml": "division: Autumn Cup 2022\n",
+        "2022/Autumn Cup/round-1/table-1.gcg": OTHER,
+    })
+    index = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    assert re.findall(r"<h2[^>]*>([^<]*)</h2>", index) == ["Autumn Cup 2022",
+                                                           "Spring Open 2022"]
+
+
+def test_games_at_no_table_in_two_event_folders_are_warned_of(tmp_path) -> None:
+    """Records named by their players: the two events' rounds are still listed as one."""
+    event, result = built(tmp_path, {
+        "2022/spring/round-1/ann-bob.gcg": DOUG_V_EMELY,
+        "2022/autumn/round-1/carl-dan.gcg": OTHER,
+        "2022/autumn/round-1/eve-fay.gcg": THIRD,
+    })
+    found = warnings(result.output)
+    assert [line.split(":1: ")[0] for line in found] == [
+        str(event / "2022/autumn/round-1/carl-dan.gcg"),
+        str(event / "2022/autumn/round-1/eve-fay.gcg"),
+        str(event / "2022/spring/round-1/ann-bob.gcg")]
+    assert (f"listed at 2022 › Round 1, as is {event / '2022/autumn/round-1/carl-dan.gcg'} "
+            "(and 1 other game) from another folder: the index leaves out folder 'spring' "
+            ) in found[2]
+
+
+def test_a_folder_below_the_round_is_named_at_both_games(tmp_path) -> None:
+    """``Open/round-1/late`` is listed as ``Open › Round 1``: ``late`` is left out, and
+    both games' warnings give the one event.yaml that tells them apart."""
+    event, result = built(tmp_path, {
+        "Open/round-1/ann-bob.gcg": DOUG_V_EMELY,
+        "Open/round-1/late/carl-dan.gcg": OTHER,
+    })
+    found = warnings(result.output)
+    assert len(found) == 2
+    fix = f"(e.g. division: Open late in {event / 'Open/round-1/late/event.yaml'})"
+    for line in found:
+        assert "listed at Open › Round 1, as is " in line
+        assert "the index leaves out folder 'late' (the division is the first folder" in line
+        assert fix in line
+
+
+def test_two_records_at_one_table_of_one_folder_are_warned_of(tmp_path) -> None:
+    """A table mistyped in a file name: two games listed at round 1, table 1."""
+    event, result = built(tmp_path, {
+        "round-1/table-1.gcg": DOUG_V_EMELY,
+        "round-1/t1-ann.gcg": OTHER,
+        "round-1/table-2.gcg": THIRD,
+    })
+    first, second = event / "round-1/t1-ann.gcg", event / "round-1/table-1.gcg"
+    assert warnings(result.output) == [
+        f"{first}:1: warning: listed at Round 1, table 1, as is {second} in the same folder: "
+        "two games at one table; correct the table in the file name, or set table: for one "
+        "of them under games: in event.yaml",
+        f"{second}:1: warning: listed at Round 1, table 1, as is {first} in the same folder: "
+        "two games at one table; correct the table in the file name, or set table: for one "
+        "of them under games: in event.yaml"]
+
+
+def test_a_table_set_in_event_yaml_ends_the_warning(tmp_path) -> None:
+    builds_clean(tmp_path, {
+        "event.yaml": "games:\n  round-1/t1-ann.gcg: {table: '3'}\n",
+        "round-1/table-1.gcg": DOUG_V_EMELY,
+        "round-1/t1-ann.gcg": OTHER,
+    })
+
+
+def test_two_folders_of_one_round_at_one_table_are_warned_of(tmp_path) -> None:
+    event, result = built(tmp_path, {
+        "round-2/table-3.gcg": DOUG_V_EMELY,
+        "Round 2/table-3.gcg": OTHER,
+    })
+    assert warnings(result.output)[0] == (
+        f"{event / 'Round 2/table-3.gcg'}:1: warning: listed at Round 2, table 3, as is "
+        f"{event / 'round-2/table-3.gcg'} from another folder of the same round: two games "
+        "at one table; correct the table or the round in a file or folder name, or set "
+        "table: or round: in event.yaml")
+
+
+def test_a_rounds_games_at_no_table_are_not_warned_of(tmp_path) -> None:
+    """Records named by their players, in their round's folder, and in two folders of
+    one round (``round-1``, ``Round 1``): one round's games, as listed."""
+    builds_clean(tmp_path, {
+        "Open/round-1/ann-bob.gcg": DOUG_V_EMELY,
+        "Open/round-1/carl-dan.gcg": OTHER,
+        "Open/Round 1/eve-fay.gcg": THIRD,
+    })
+
+
+def test_a_copy_is_warned_of_as_a_copy_only(tmp_path) -> None:
+    """A copy is listed at its record's table: the one warning that fits is the copy's."""
+    event, result = built(tmp_path, {
+        "round-1/table-1.gcg": DOUG_V_EMELY,
+        "round-1/table-1 (1).gcg": DOUG_V_EMELY,
+    })
+    assert warnings(result.output) == [
+        f"{event / 'round-1/table-1 (1).gcg'}:1: warning: the same game as "
+        f"{event / 'round-1/table-1.gcg'} (players and moves): listed twice, and counted "
+        "twice on the player index once it has a result; remove the copy, or make one of "
+        "them a draft in event.yaml"]
+
+
+def test_positions_beside_a_game_are_not_a_second_game_at_its_table(tmp_path) -> None:
+    builds_clean(tmp_path, {
+        "round-1/table-1.gcg": DOUG_V_EMELY,
+        "round-1/table-1.cgp": POSITIONS,
+    })
+
+
+def test_drafts_are_not_listed_with_anything(tmp_path) -> None:
+    builds_clean(tmp_path, {
+        "event.yaml": "games:\n  'old/*.gcg': {draft: true}\n",
+        "round-1/table-1.gcg": DOUG_V_EMELY,
+        "old/round-1/table-1.gcg": OTHER,
+    })
+
+
+# ---------------------------------------------------------------------------------------
+# A subfolder's title
+
+
+def test_a_subfolder_title_given_to_several_games_is_warned_of(tmp_path) -> None:
+    """``title: Autumn Cup 2022`` in the event's folder lists each of its games as
+    "Autumn Cup 2022": the warning says so, and what names a section or an event."""
+    event, result = built(tmp_path, {
+        "event.yaml": "title: Club\n",
+        "Autumn Cup/event.yaml": "# the 2022 edition\ntitle: Autumn Cup 2022\n",
+        "Autumn Cup/round-1/table-1.gcg": DOUG_V_EMELY,
+        "Autumn Cup/round-1/table-2.gcg": OTHER,
+    })
+    assert result.exit_code == 0, result.output
+    folder = event / "Autumn Cup"
+    assert warnings(result.output) == [
+        f"{folder / 'event.yaml'}:2: warning: key 'title' titles each of its 2 games alike: "
+        "'Autumn Cup 2022', in place of the players' names (below the event's root, title "
+        "is each game's own); to name a section, write division: Autumn Cup 2022 instead; "
+        f"if {folder} is an event of its own, build that folder for its site"]
+    checked = CliRunner().invoke(main, ["check", str(event)])
+    assert checked.stdout.splitlines() == warnings(result.output)
+
+
+def test_a_games_pattern_title_given_to_several_games_is_warned_of(tmp_path) -> None:
+    event, result = built(tmp_path, {
+        "event.yaml": "title: Club\ngames:\n  'r1/*.gcg': {title: Final}\n",
+        "r1/table-1.gcg": DOUG_V_EMELY,
+        "r1/table-2.gcg": OTHER,
+    })
+    assert warnings(result.output) == [
+        f"{event / 'event.yaml'}:3: warning: games entry 'r1/*.gcg' titles each of its 2 "
+        "games alike: 'Final', in place of the players' names; give each game an entry of "
+        "its own for its title, or, to name a section, write division: Final in this entry "
+        "instead"]
+
+
+def test_a_title_for_one_game_is_not_warned_of(tmp_path) -> None:
+    """A folder of one game, a pattern matching one, the others drafts or titled by
+    entries of their own: the title is one game's."""
+    builds_clean(tmp_path, {
+        "event.yaml": "title: Club\ngames:\n  'final/*.gcg': {title: Final}\n"
+                      "  'r1/table-1.gcg': {title: Opening game}\n",
+        "final/table-1.gcg": DOUG_V_EMELY,
+        "r1/event.yaml": "title: Round one\ngames:\n  table-2.gcg: {draft: true}\n",
+        "r1/table-1.gcg": OTHER,
+        "r1/table-2.gcg": THIRD,
+        "r1/table-3.gcg": FOURTH,
+        "r2/event.yaml": "title: Round two\ngames:\n  table-1.gcg: {title: A}\n"
+                         "  table-2.gcg: {title: B}\n",
+        "r2/table-1.gcg": FIFTH,
+        "r2/table-2.gcg": SIXTH,
+    })
