@@ -139,14 +139,32 @@ _UNDECODABLE = "Unable to decode path"
 """How watchfiles (1.x) says that it met a file name that is not UTF-8."""
 
 
-class _PreviewHandler(SimpleHTTPRequestHandler):
+class SiteHandler(SimpleHTTPRequestHandler):
+    """Serves a built site as a static host does: files as they are, the site's own
+    404.html (status 404) at an unknown address, nothing logged."""
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
+        return
+
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class _PreviewHandler(SiteHandler):
     """Serves the preview folder; adds a reload script to pages and a version endpoint,
     whose number goes up with every rebuild that changed the site."""
 
     version: list[int] = [0]
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
-        return
 
     def do_GET(self) -> None:  # noqa: N802 - stdlib name
         if self.path.startswith("/__pgm__/version"):
@@ -159,19 +177,6 @@ class _PreviewHandler(SimpleHTTPRequestHandler):
             self.wfile.write(body)
             return
         super().do_GET()
-
-    def send_error(self, code: int, message: str | None = None,
-                   explain: str | None = None) -> None:
-        """Answer unknown addresses with the site's own 404 page, as a host would."""
-        page = Path(self.directory) / "404.html"
-        if code != 404 or not page.is_file():
-            super().send_error(code, message, explain)
-            return
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.end_headers()
-        self.wfile.write(body)
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")

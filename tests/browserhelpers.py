@@ -9,11 +9,12 @@ import os
 import shutil
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from socketserver import BaseRequestHandler
 from typing import Any
 
 import pytest
@@ -43,9 +44,12 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def serve(folder: Path) -> Iterator[str]:
-    """Serve `folder` on 127.0.0.1 on a free port from a thread; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(folder))
+def serve(folder: Path, handler: Callable[..., BaseRequestHandler] | None = None
+          ) -> Iterator[str]:
+    """Serve `folder` on 127.0.0.1 on a free port from a thread; yields the base URL.
+    ``handler``: the request handler to serve with (default: files as they are), made
+    with ``directory=`` for a folder of its own, as a test's host needs."""
+    handler = handler or functools.partial(_QuietHandler, directory=str(folder))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},

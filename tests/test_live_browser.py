@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -275,18 +275,9 @@ def counting_server(folder: Path, fail: set[tuple[str, int]] = frozenset(),
                     no_store: bool = False) -> Iterator[Server]:
     log = Server(set(fail), no_store)
     handler = functools.partial(_Handler, directory=str(folder), server_log=log)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    try:
-        log.url = f"http://127.0.0.1:{server.server_address[1]}/"
+    with serve(folder, handler) as url:
+        log.url = url
         yield log
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 RENAMED = b"#player2 cesar Cesar Del Solar"

@@ -11,26 +11,25 @@ from __future__ import annotations
 
 import functools
 import re
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from browserhelpers import chromium, open_page
+from browserhelpers import chromium, open_page, serve
 from conftest import CORPUS
 from playwright.sync_api import Page
 from sitehelpers import make_event, record_prefix
 
 from pgm.build import BuildOptions, build
+from pgm.live import SiteHandler
 
 RECORD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
 GUNGI = (CORPUS / "gn/authored__2_every_move_form.gn").read_bytes()
 """64 plies."""
 
 
-class _Host(SimpleHTTPRequestHandler):
+class _Host(SiteHandler):
     """A static host: the site below ``prefix``, and the site's 404.html (status 404)
     for any address it does not have, as hosts are set up for pgm's sites."""
 
@@ -43,38 +42,12 @@ class _Host(SimpleHTTPRequestHandler):
             return str(Path(self.directory) / "no such file")
         return super().translate_path("/" + path[len(self.prefix):])
 
-    def send_error(self, code: int, message: str | None = None,
-                   explain: str | None = None) -> None:
-        page = Path(self.directory) / "404.html"
-        if code != 404 or not page.is_file():
-            super().send_error(code, message, explain)
-            return
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - base signature
-        pass
-
 
 @contextmanager
 def host(folder: Path, prefix: str = "/") -> Iterator[str]:
     """Serve ``folder`` at ``prefix`` on 127.0.0.1; yields the site's URL."""
-    handler = functools.partial(_Host, directory=str(folder), prefix=prefix)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serve(folder, functools.partial(_Host, directory=str(folder), prefix=prefix)) as url:
+        yield url.rstrip("/") + prefix
 
 
 def offered(page: Page) -> str:
