@@ -20,7 +20,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import unicodedata
-from collections.abc import Callable, Hashable, Iterable
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -109,10 +110,11 @@ def _name_key(name: str) -> str:
 def same_places(entries: Iterable[GameEntry], named: Callable[[str], str] = str
                 ) -> list[Diagnostic]:
     """A warning at every game listed at the same division, round and table as another
-    (a set of positions is no game): from another folder, when folders the listing does
-    not show tell them apart (two events built as one site), and at a known table, in
-    any folder (a table mistyped in a file name). Copies of one game are left to
-    :func:`repeated_games`; games of one folder at no known table are a round's games."""
+    (a set of positions is no game): from another event's folder, when folders above a
+    round's that the listing does not show tell them apart (two events built as one
+    site), and at a known table, by other players (a table mistyped in a file name; the
+    same players at one table are a match of several games). Copies of one game are
+    left to :func:`repeated_games`; games of one event at no known table are a round's."""
     places: dict[tuple[str | None, str | None, str | None], list[GameEntry]] = {}
     copies: set[Hashable] = set()
     # the copies repeated_games names: of two, the longer path
@@ -124,35 +126,54 @@ def same_places(entries: Iterable[GameEntry], named: Callable[[str], str] = str
         places.setdefault((entry.division, entry.round, entry.table), []).append(entry)
     warnings = []
     for (division, round_name, table), games in places.items():
+        if len(games) < 2:
+            continue
         games.sort(key=lambda e: natural_key(e.relative))
-        if len(games) < 2 or (table is None and len({_apart_key(g) for g in games}) < 2):
-            continue  # a round's games in one folder: no pair to look for, however many
         where = _place(division, round_name, table)
-        for game in games:
-            found = _listed_with(game, games, table is not None)
-            if found is not None:
-                warnings.append(Diagnostic(game.relative, 1, Severity.WARNING,
-                                           _same_place(game, found, where, named)))
+        for game, found in _SamePlace(games, table is not None).conflicts():
+            warnings.append(Diagnostic(game.relative, 1, Severity.WARNING,
+                                       _same_place(game, found, where, named)))
     return warnings
 
 
-def _listed_with(game: GameEntry, games: list[GameEntry], at_table: bool
-                 ) -> tuple[GameEntry, int] | None:
-    """The first other game of ``games`` (one place) that ``game`` is wrongly listed
-    with, and how many there are; None when it is with none."""
-    others = [other for other in games if other is not game and (
-        at_table or _apart_key(game) != _apart_key(other))]
-    return (others[0], len(others)) if others else None
+class _SamePlace:
+    """The games listed at one place, each with the first other it is wrongly listed
+    with and how many there are. Games are grouped once, by event (and at a known
+    table, by players too: a match), and the others counted by group, so that a place
+    holding thousands of games (an archive with no rounds or tables) costs one pass."""
+
+    def __init__(self, games: list[GameEntry], at_table: bool) -> None:
+        self.games = games
+        self.groups: list[Hashable] = [
+            (_event_key(game), frozenset(game.players)) if at_table else _event_key(game)
+            for game in games]
+        self.sizes = Counter(self.groups)
+        firsts: dict[Hashable, int] = {}
+        for index, group in enumerate(self.groups):
+            firsts.setdefault(group, index)
+        self.earliest = sorted(firsts.items(), key=lambda item: item[1])[:2]
+        """The two groups met first, and where: another group's first is among them."""
+
+    def conflicts(self) -> Iterator[tuple[GameEntry, tuple[GameEntry, int]]]:
+        if len(self.sizes) < 2:
+            return  # one event's round, or one match at its table
+        for game, group in zip(self.games, self.groups, strict=True):
+            first = next(index for other, index in self.earliest if other != group)
+            yield game, (self.games[first], len(self.games) - self.sizes[group])
 
 
 def _folders(entry: GameEntry) -> list[str]:
     return shown_name(entry.relative).split("/")[:-1]
 
 
-def _apart_key(entry: GameEntry) -> tuple[str, ...]:
-    """A record's folders that name no round: two records' folders that differ there are
-    two places the listing shows as one (``round-1`` and ``Round 1`` are one round's)."""
-    return tuple(f for f in _folders(entry) if not names_round(f))
+def _event_key(entry: GameEntry) -> tuple[str, ...]:
+    """The folders above a record's round folder that name no round: two records whose
+    differ there are of two events the listing shows as one (``2022/Spring Open/round-1``
+    and ``2022/Autumn Cup/round-1``). Folders below the event with no round folder in
+    them (a folder per player or per board) tell no events apart."""
+    folders = _folders(entry)
+    rounds = [i for i, folder in enumerate(folders) if names_round(folder)]
+    return tuple(f for f in folders[:rounds[-1]] if not names_round(f)) if rounds else ()
 
 
 def _place(division: str | None, round_name: str | None, table: str | None) -> str:

@@ -10,6 +10,8 @@ from conftest import CORPUS, SAMPLE_GAMES
 from sitehelpers import make_event, run_build
 
 from pgm.cli import main
+from pgm.event_checks import same_places
+from pgm.site_model import GameEntry
 
 DOUG_V_EMELY = (CORPUS / "gcg/macondo__doug_v_emely.gcg").read_bytes()
 OTHER = (CORPUS / "gcg/MAGPIE-DATA__success.gcg").read_bytes()
@@ -99,20 +101,36 @@ def test_games_at_no_table_in_two_event_folders_are_warned_of(tmp_path) -> None:
             ) in found[2]
 
 
-def test_a_folder_below_the_round_is_named_at_both_games(tmp_path) -> None:
-    """``Open/round-1/late`` is listed as ``Open › Round 1``: ``late`` is left out, and
-    both games' warnings give the one event.yaml that tells them apart."""
-    event, result = built(tmp_path, {
-        "Open/round-1/ann-bob.gcg": DOUG_V_EMELY,
-        "Open/round-1/late/carl-dan.gcg": OTHER,
-    })
-    found = warnings(result.output)
-    assert len(found) == 2
-    fix = f"(e.g. division: Open late in {event / 'Open/round-1/late/event.yaml'})"
-    for line in found:
-        assert "listed at Open › Round 1, as is " in line
-        assert "the index leaves out folder 'late' (the division is the first folder" in line
-        assert fix in line
+def test_folders_below_an_event_with_no_round_folder_in_them_tell_no_events_apart(
+        tmp_path) -> None:
+    """A folder per player (``players/ann/r1-….gcg``) or per late game below a round's
+    folder holds one event's games: listed together, rightly, with no warning."""
+    builds_clean(tmp_path, {
+        "players/ann/r1-ann-bob.gcg": DOUG_V_EMELY, "players/carl/r1-carl-dan.gcg": OTHER,
+        "Open/round-1/ann-bob.gcg": THIRD, "Open/round-1/late/carl-dan.gcg": FOURTH})
+
+
+def test_the_games_of_a_match_at_one_table_are_no_mistake(tmp_path) -> None:
+    """A best-of-three final: the same two players at board 1, three games."""
+    lines = DOUG_V_EMELY.splitlines(keepends=True)
+    first_moves = b"".join(line for line in lines if not line.startswith(b">"))
+    moves = [line for line in lines if line.startswith(b">")]
+    builds_clean(tmp_path, {f"finals/board-1-game-{n}.gcg": first_moves + b"".join(moves[:-n])
+                            for n in (3, 4, 5)})
+
+
+def test_an_archive_place_of_thousands_of_games_is_checked_in_one_pass() -> None:
+    """Twenty years' folders of a club with no round or table in their names are twenty
+    divisions; a place holding many games of two events is grouped, not compared pair by
+    pair: each game's warning counts the others."""
+    entries = [GameEntry(slug=f"g{n}", relative=f"{event}/round-1/g{n}.gcg", kind="crossword",
+                         label="x", players=(f"{event}{n}", f"q{n}"), scores=None, live=False,
+                         status="", result_by_seat=(), turns=10, division="2022",
+                         round="1", table=None, moves=f"{event}{n}")
+               for event in ("spring", "autumn") for n in range(1500)]
+    found = same_places(entries)
+    assert len(found) == 3000
+    assert all("(and 1499 other games)" in d.message for d in found)
 
 
 def test_two_records_at_one_table_of_one_folder_are_warned_of(tmp_path) -> None:
@@ -242,4 +260,7 @@ def test_a_title_for_one_game_is_not_warned_of(tmp_path) -> None:
                          "  table-2.gcg: {title: B}\n",
         "r2/table-1.gcg": FIFTH,
         "r2/table-2.gcg": SIXTH,
+        # a set of positions beside the final game is no second game titled so
+        "final/puzzles.cgp": POSITIONS,
+        "final/event.yaml": "title: The final\n",
     })
