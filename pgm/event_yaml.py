@@ -202,22 +202,23 @@ def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:
 
 
 class Written(str):
-    """A scalar YAML reads as a number or a time, with the text it is written as: a key
-    that wants text takes the text (``table: 010``, ``title: 12:30``, ``round:
-    2026-03-01``), one that wants a number takes the number (``loaded``)."""
+    """A scalar YAML reads as a number, a time or a truth value, with the text it is
+    written as: a key that wants text takes the text (``table: 010``, ``title: 12:30``,
+    ``round: 2026-03-01``, ``lang: no`` for Norwegian), one that wants a number or true
+    or false takes what YAML made of it (``loaded``)."""
 
     loaded: Any
 
 
 @functools.cache
 def _loader() -> type[yaml.SafeLoader]:
-    """YAML's safe loader, keeping the written text of numbers and times."""
+    """YAML's safe loader, keeping the written text of numbers, times and truth values."""
     import yaml
 
     class Loader(yaml.SafeLoader):
         pass
 
-    for tag in ("int", "float", "timestamp"):
+    for tag in ("bool", "int", "float", "timestamp"):
         construct = yaml.SafeLoader.yaml_constructors[f"tag:yaml.org,2002:{tag}"]
 
         def written(loader: yaml.SafeLoader, node: yaml.ScalarNode,
@@ -225,7 +226,7 @@ def _loader() -> type[yaml.SafeLoader]:
             value = Written(node.value)
             try:
                 value.loaded = construct(loader, node)
-            except (ValueError, OverflowError):  # round: 2026-13-01, a date mistyped
+            except (ValueError, OverflowError, KeyError):  # round: 2026-13-01, a typo
                 value.loaded = str(value)  # text, which a key wanting a number refuses
             return value
 

@@ -64,7 +64,7 @@ class _YamlLine:
     @classmethod
     def of(cls, source: str, run_on: str = "") -> _YamlLine:
         lead, value = _YAML_LINE.fullmatch(source).groups()  # type: ignore[union-attr]
-        return cls(source, lead.strip(), value, run_on)
+        return cls(source, lead.strip(), value.rstrip(), run_on)
 
     def quoted(self, value: str | None = None) -> str:
         """The line with ``value`` (by default its own) quoted: the fix to show."""
@@ -147,8 +147,10 @@ _YAML_HINTS = (_tab_hint, _open_quote_hint, _open_bracket_hint, _colon_hint, _re
 
 
 _YAML_LINE = re.compile(r"(\s*(?:-\s+)*(?:(?:\"[^\"]*\"|'[^']*'|[^\s\"'#\[{][^:#]*?):[ \t]+)?)"
-                        r"(.*?)\s*")
-"""A line of YAML: its indentation, list dashes and key with its colon, then its value."""
+                        r"(.*)")
+"""A line of YAML: its indentation, list dashes and key with its colon, then its value
+(its trailing blanks taken off after: a pattern for them would backtrack over a long
+line)."""
 _YAML_BREAK = re.compile("[\n\x85\u2028\u2029]")
 """What ends a line for PyYAML, whose line numbers the errors give (CR is LF by now)."""
 _REFUSED = re.compile(r"found character '([@`%])' that cannot start any token")

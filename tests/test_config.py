@@ -245,11 +245,23 @@ def test_a_mistyped_date_or_a_tag_refusing_its_value_is_reported_not_a_crash(tmp
     yaml_file = event / "event.yaml"
     assert f"{yaml_file}:3: error: key 'live_poll_seconds' must be a positive whole number, " \
            "not '2026-02-30'" in result.output
-    assert f"{yaml_file}:4: error: YAML value error: cannot read 'maybe' as " \
-           "tag:yaml.org,2002:bool" in result.output
+    assert f"{yaml_file}:4: error: key 'spoiler_free' must be true or false, not 'maybe'" \
+        in result.output
     event.joinpath("event.yaml").write_text('games:\n  "r/a.gcg": {round: 2026-13-01}\n')
     assert _built(event, tmp_path, "--strict").exit_code == 0
     assert json.loads((tmp_path / "o/r/a/game.json").read_text())["round"] == "2026-13-01"
+
+
+def test_yes_and_no_are_text_for_a_text_key_and_truth_for_a_flag(tmp_path) -> None:
+    """YAML 1.1 reads ``no`` as false: Norway's language tag, or a title "Yes", stays
+    the text written, while ``spoiler_free: yes`` is true."""
+    event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml":
+                                         "lang: no\ntitle: Yes\nspoiler_free: yes\n"})
+    result = _built(event, tmp_path, "--strict")
+    assert result.exit_code == 0, result.output
+    index = (tmp_path / "o/index.html").read_text()
+    assert '<html lang="no">' in index and "<title>Yes</title>" in index
+    assert load_configs(event, ["g.gcg"], {}).event.spoiler_free is True
 
 
 @pytest.mark.parametrize(("data", "problem"), [
