@@ -186,7 +186,8 @@ def titled_alike(folder: Path, title: tuple[str, int] | None, games: tuple[Glob,
 
     def titled(value: str, glob: Glob | None) -> int:
         return sum(1 for path, relative, name in below
-                   if (glob is None or matches(glob, relative, name))
+                   if path.suffix.lower() not in _POSITION_SUFFIXES
+                   and (glob is None or matches(glob, relative, name))
                    and (found := settings_for(path)).title == value and not found.draft)
 
     if title is not None and (count := titled(title[0], None)) > 1:
@@ -202,6 +203,10 @@ def titled_alike(folder: Path, title: tuple[str, int] | None, games: tuple[Glob,
                          f"{count} games alike: {_in_place_of(value)}; give each game an "
                          "entry of its own for its title, or, to name a section, write "
                          f"division: {value} in this entry instead")
+
+
+_POSITION_SUFFIXES = (".cgp", ".ubf")
+"""Sets of positions and boards: a title is theirs to name what they hold, no game's."""
 
 
 def _in_place_of(title: str) -> str:

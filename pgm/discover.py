@@ -138,10 +138,11 @@ def _near_miss(entry: os.DirEntry[str], real_root: Path, extensions: Collection[
 def _rename_to(what: str, name: str, beside: Iterable[os.DirEntry[str]]) -> str:
     """The warning of a near miss ``what`` whose record name would be ``name``; another
     name when a record of that name is beside it already (this may be its copy)."""
+    shown = shown_name(name)
     if any(other.name == name for other in beside):
-        return (f"skipped: {what}, and {name} beside it is shown; if it is another game, "
-                f"give it a name of its own ending in {os.path.splitext(name)[1]}")
-    return f"skipped: {what}; rename it to {name} to show it"
+        return (f"skipped: {what}, and {shown} beside it is shown; if it is another game, "
+                f"give it a name of its own ending in {os.path.splitext(shown)[1]}")
+    return f"skipped: {what}; rename it to {shown} to show it"
 
 
 _GCG_START = re.compile(rb"^[ \t]*#(?:player[12]|character-encoding)[ \t]", re.MULTILINE)
