@@ -66,8 +66,9 @@ def _plain_paragraph(lines: str, breaks: bool) -> str:
 
 
 def strip_bidi_controls(text: str) -> str:
-    """Bidi overrides in untrusted text could reorder what a spectator reads."""
-    return text.translate(_BIDI_CONTROLS)
+    """Bidi overrides in untrusted text could reorder what a spectator reads; ``text``
+    without any embedding, override or isolate (ASCII text has none to look for)."""
+    return text if text.isascii() else text.translate(_BIDI_CONTROLS)
 
 
 _BIDI_CONTROLS = {c: None for c in (0x202A, 0x202B, 0x202C, 0x202D, 0x202E,

@@ -12,8 +12,9 @@ from markupsafe import Markup
 
 from pgm.discover import shown_name
 from pgm.fragments import memo
+from pgm.markdown import strip_bidi_controls
 from pgm.render import markup, printed
-from pgm.site_model import GameEntry, without_bidi_controls
+from pgm.site_model import GameEntry
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ def with_site_keys(report: dict[str, Any], entry: GameEntry, record_name: str,
     its path relative to the event, plus what the site knows about the game (its title
     as data, without the isolates the site shows it in)."""
     data = dict(report, path=shown_name(entry.relative))
-    data.update(format="pgm-game/1", title=without_bidi_controls(entry.label),
+    data.update(format="pgm-game/1", title=strip_bidi_controls(entry.label),
                 slug=entry.slug, round=entry.round, division=entry.division,
                 table=entry.table, live=entry.live, updated=entry.updated,
                 record=record_name, turns=turns)

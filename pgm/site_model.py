@@ -14,6 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from pgm.diagnostics import Diagnostic, Severity
+from pgm.markdown import strip_bidi_controls
 from pgm.ubf_report import KIND as UBF_KIND
 
 POSITION_KINDS = frozenset({"cgp", UBF_KIND})
@@ -25,17 +26,9 @@ it composes, so that the name reads in its own direction and the numbers and pun
 beside it keep their places. They work in plain text (``<title>``, attributes, live.json,
 which pgm-live.js sets as text); HTML a template lays out uses ``<bdi>`` instead."""
 
-_BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
 _RIGHT_TO_LEFT = frozenset({"R", "AL", "AN"})
 """Bidi classes that reorder the text around them in a left-to-right paragraph: Hebrew
 and Arabic letters (and marks such as RLM), Arabic digits."""
-
-
-def without_bidi_controls(text: str) -> str:
-    """``text`` without embeddings, overrides and isolates: a name or title from a record
-    loses its own, which could reorder what a spectator reads around it (an RLO), or end
-    the isolate pgm puts it in (a PDI)."""
-    return text.translate(_BIDI_CONTROLS) if not text.isascii() else text
 
 
 def _reorders(text: str) -> bool:
@@ -51,8 +44,10 @@ def isolated(name: str) -> str:
     """``name`` (a player's, or any text from a record) as pgm puts it in text it
     composes ("NAME played HI at 9I"): without bidi controls of its own, between FSI and
     PDI when it holds right-to-left text. Kept per name: a game's names are isolated
-    once, whatever number of pages show them."""
-    name = without_bidi_controls(name)
+    once, whatever number of pages show them. The name loses its own controls first,
+    which could reorder what a spectator reads around it (an RLO), or end the isolate
+    pgm puts it in (a PDI)."""
+    name = strip_bidi_controls(name)
     return f"{FSI}{name}{PDI}" if _reorders(name) else name
 
 
