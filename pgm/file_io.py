@@ -41,17 +41,22 @@ def atomic_write(path: Path, content: str | bytes) -> bool:
     return True
 
 
+def holds(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a file that holds ``data``, byte for byte."""
+    try:
+        return path.read_bytes() == data
+    except OSError:
+        return False
+
+
 def stage_write(path: Path, content: str | bytes, owner: int | None = None) -> Path | None:
     """Write ``content`` to a temporary file beside ``path``, to be renamed onto it
     (``os.replace``) when the caller is ready; None when ``path`` holds it already.
     ``owner`` (default this process) names the build the file is for, whose
     :func:`remove_staged` finds it should the build fail."""
     data = content.encode("utf-8") if isinstance(content, str) else content
-    try:
-        if path.read_bytes() == data:
-            return None
-    except OSError:
-        pass
+    if holds(path, data):
+        return None
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.parent / f".{path.name}.{owner or os.getpid()}.tmp"
     # No fsync: readers need atomicity, not durability across power loss, and a live

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pgm.file_io import remove_staged
+from pgm.file_io import holds, remove_staged
 from pgm.output import OutputError, build_alive
 from pgm.state import BuildState
 
@@ -42,7 +42,7 @@ class InPlaceWrites:
         for path in self.new:
             target = out / path
             if os.path.lexists(target) and (str(target) in staged or (
-                    path in pages and not _holds(target, pages[path]))):
+                    path in pages and not holds(target, pages[path].encode("utf-8")))):
                 made = last.made_paths() if made is None else made
                 if path not in made:
                     raise OutputError(f"{out / path} is not a file pgm made, and the site "
@@ -79,12 +79,3 @@ def remove_killed_rebuilds(out: Path, slugs: Iterable[str]) -> None:
             for folder in [out, *(out / slug for slug in slugs)]:
                 remove_staged(folder, int(pid))
             mark.unlink(missing_ok=True)
-
-
-def _holds(path: Path, content: str) -> bool:
-    """Whether ``path`` is a file with ``content``."""
-    try:
-        return path.read_bytes() == content.encode("utf-8")
-    except OSError:
-        return False
-
