@@ -16,7 +16,7 @@ from pgm.build import BuildOptions, BuildResult
 from pgm.build import build as build_site
 from pgm.build_errors import BuildError, OutputFolderError
 from pgm.config import base_url_problem
-from pgm.diagnostics import Severity
+from pgm.diagnostics import Severity, first_few
 from pgm.discover import shown_name
 
 
@@ -166,8 +166,7 @@ def _what_was_built(result: BuildResult) -> str:
 
 def _first_few(names: list[str]) -> str:
     """The first few ``names``, and how many more: a line of the log stays one line."""
-    more = len(names) - _NAMED_AT_MOST
-    return ", ".join(names[:_NAMED_AT_MOST]) + (f" and {more} more" if more > 0 else "")
+    return first_few(names, _NAMED_AT_MOST)
 
 
 _NAMED_AT_MOST = 5

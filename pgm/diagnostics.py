@@ -7,8 +7,15 @@ that one broken record is reported precisely while everything else keeps working
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+
+
+def first_few(names: Sequence[str], most: int) -> str:
+    """The first ``most`` of ``names``, and how many more: a message that names files
+    or games stays one line however many there are."""
+    more = len(names) - most
+    return ", ".join(names[:most]) + (f" and {more} more" if more > 0 else "")
 
 
 class Severity(str, enum.Enum):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pgm.config import CONFIG_NAME, ConfigSet, GameSettings, event_claim, load_configs
-from pgm.diagnostics import Diagnostic, Severity
+from pgm.diagnostics import Diagnostic, Severity, first_few
 from pgm.discover import RECORD_EXTENSIONS, shown_name, skipped_warnings, walk_records
 from pgm.output import built_site_holding
 
@@ -150,11 +150,7 @@ def _passed_by(folder: Path) -> str:
     none."""
     skipped = [f"{d.path} ({d.message.removeprefix('skipped: ').removesuffix('; skipped')})"
                for d in skipped_warnings(walk_records(folder)[1])]
-    if not skipped:
-        return ""
-    more = len(skipped) - _NAMED_AT_MOST
-    return ". Skipped: " + ", ".join(skipped[:_NAMED_AT_MOST]) + \
-        (f" and {more} more" if more > 0 else "")
+    return f". Skipped: {first_few(skipped, _NAMED_AT_MOST)}" if skipped else ""
 
 
 _NAMED_AT_MOST = 3
