@@ -12,6 +12,7 @@ slugs.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import os
 import re
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.output import MARKER
+from pgm.utf16 import utf16_encoding
 
 RECORD_EXTENSIONS = (".gcg", ".gn", ".cgp", ".ubf")
 _MAX_SLUG_PART = 60
@@ -145,7 +147,7 @@ def _rename_to(what: str, name: str, beside: Iterable[os.DirEntry[str]]) -> str:
     return f"skipped: {what}; rename it to {shown} to show it"
 
 
-_GCG_START = re.compile(rb"^[ \t]*#(?:player[12]|character-encoding)[ \t]", re.MULTILINE)
+_GCG_START = re.compile(r"^[ \t]*#(?:player[12]|character-encoding)[ \t]", re.MULTILINE)
 """A line a GCG file starts with: a file of notes that only mentions GCG does not."""
 _HEAD = 1024
 """Bytes of a ``.txt`` file looked at: the pragmas at the top of a GCG file."""
@@ -165,8 +167,10 @@ def _starts_like_gcg(entry: os.DirEntry[str]) -> bool:
         return False
     finally:
         os.close(fd)
-    return _GCG_START.search(head.replace(b"\0", b"").removeprefix(b"\xef\xbb\xbf")
-                             .removeprefix(b"\xff\xfe").removeprefix(b"\xfe\xff")) is not None
+    encoding = utf16_encoding(head)  # pragmas are ASCII: any other encoding reads them
+    text = head.decode(encoding, errors="replace").removeprefix("\ufeff") if encoding \
+        else head.removeprefix(codecs.BOM_UTF8).decode("latin-1")
+    return _GCG_START.search(text) is not None
 
 
 def _left_out(entry: os.DirEntry[str], real_root: Path | None) -> str:

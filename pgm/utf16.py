@@ -20,7 +20,7 @@ def utf16_text(data: bytes, sink: DiagnosticSink, expected: str) -> str | None:
     """The text of ``data`` when it is UTF-16 (with a byte-order mark, or with NULs where
     UTF-16 puts them in Latin text), with a warning naming the ``expected`` encodings;
     None for any other bytes."""
-    encoding = _utf16_encoding(data)
+    encoding = utf16_encoding(data)
     if encoding is None:
         return None
     sink.warning(1, f"the file is UTF-16 (Windows calls it \"Unicode\"), not {expected}: "
@@ -28,7 +28,9 @@ def utf16_text(data: bytes, sink: DiagnosticSink, expected: str) -> str | None:
     return data.decode(encoding, errors="replace").removeprefix("\ufeff")
 
 
-def _utf16_encoding(data: bytes) -> str | None:
+def utf16_encoding(data: bytes) -> str | None:
+    """The UTF-16 codec ``data`` is in (by its byte-order mark, or by the NULs UTF-16
+    puts in Latin text); None for any other bytes."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
     sample = data[:_SAMPLE]
