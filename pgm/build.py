@@ -511,7 +511,7 @@ def _made_in_place(options: BuildOptions, event: _Event, state: BuildState, out:
         pages = [(path, "".join(chunks))
                  for path, chunks in _render_site(event, _entries(plan, states), keep=True)]
         listed = set(state.site_files)
-        writes.new += (path for path, content in pages if path not in listed)
+        writes.new += (path for path, _ in pages if path not in listed)
         writes.refuse_users_files(out, state, dict(pages))
     except BaseException:
         writes.discard(out, (change.source.slug for change in plan.changes))

@@ -477,4 +477,3 @@ def _unknown_game_key(key: str, pattern: object) -> str:
     if meant == key:
         return f"key '{key}'{where} ignored: {setting}"
     return f"unknown key '{key}'{where} ignored: did you mean '{meant}'? {setting}"
-

@@ -195,10 +195,6 @@ def _value(node: yaml.Node, sink: DiagnosticSink) -> Any:
     except yaml.YAMLError as exc:
         sink.error(node.start_mark.line + 1, f"YAML value error: {exc}")
         return None
-    except (ValueError, KeyError, TypeError) as exc:  # a tag refusing its text: !!bool maybe
-        sink.error(node.start_mark.line + 1,
-                   f"YAML value error: cannot read {node.value!r} as {node.tag} ({exc})")
-        return None
 
 
 class Written(str):
