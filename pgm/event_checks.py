@@ -35,20 +35,20 @@ def repeated_games(entries: Iterable[GameEntry], named: Callable[[str], str] = s
     """A warning at every game that repeats another, naming it (``named``: a record's
     path as the user reads it), at line 1: an editor opens the file. The shorter path is
     taken for the original: copies add to a name (`` (1)``, `` - Copy``, ``-old``)."""
+    return [Diagnostic(entry.relative, 1, Severity.WARNING,
+                       f"the same game as {named(original.relative)} (players and moves): "
+                       "listed twice, and counted twice on the player index once it has "
+                       "a result; remove the copy, or make one of them a draft in event.yaml")
+            for entry, original in _originals(entries) if original is not entry]
+
+
+def _originals(entries: Iterable[GameEntry]) -> Iterator[tuple[GameEntry, GameEntry]]:
+    """Each entry with the game it is a copy of, or itself: the shortest path of those
+    with its players and moves (see :func:`repeated_games`)."""
     first: dict[Hashable, GameEntry] = {}
-    warnings = []
     for entry in sorted(entries, key=lambda e: (len(e.relative), e.relative)):
         key = _game_key(entry)
-        if key is None:
-            continue
-        original = first.setdefault(key, entry)
-        if original is not entry:
-            warnings.append(Diagnostic(
-                entry.relative, 1, Severity.WARNING,
-                f"the same game as {named(original.relative)} (players and moves): "
-                "listed twice, and counted twice on the player index once it has "
-                "a result; remove the copy, or make one of them a draft in event.yaml"))
-    return warnings
+        yield entry, entry if key is None else first.setdefault(key, entry)
 
 
 def moves_digest(moves: Iterable[str]) -> str:
@@ -116,14 +116,9 @@ def same_places(entries: Iterable[GameEntry], named: Callable[[str], str] = str
     same players at one table are a match of several games). Copies of one game are
     left to :func:`repeated_games`; games of one event at no known table are a round's."""
     places: dict[tuple[str | None, str | None, str | None], list[GameEntry]] = {}
-    copies: set[Hashable] = set()
-    # the copies repeated_games names: of two, the longer path
-    for entry in sorted(entries, key=lambda e: (len(e.relative), e.relative)):
-        key = _game_key(entry)
-        if entry.kind in POSITION_KINDS or (key is not None and key in copies):
-            continue
-        copies.add(key)
-        places.setdefault((entry.division, entry.round, entry.table), []).append(entry)
+    for entry, original in _originals(entries):
+        if entry.kind not in POSITION_KINDS and original is entry:
+            places.setdefault((entry.division, entry.round, entry.table), []).append(entry)
     warnings = []
     for (division, round_name, table), games in places.items():
         if len(games) < 2:
