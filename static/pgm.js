@@ -38,15 +38,22 @@
   var play = null;
   var paceLine = null;
   var pace = remembered();
-  function remembered() {
+  // The tab's storage, where the browser allows it (not in every private window): a
+  // number kept under ``key``, NaN when none is; ``value`` null forgets it.
+  function stored(key) {
+    try { return parseInt(window.sessionStorage.getItem(key), 10); } catch (error) { return NaN; }
+  }
+  function store(key, value) {
     try {
-      var kept = parseInt(window.sessionStorage.getItem("pgm-pace"), 10);
-      return PACES.indexOf(kept) >= 0 ? kept : 3;
-    } catch (error) { return 3; }
+      if (value === null) { window.sessionStorage.removeItem(key); }
+      else { window.sessionStorage.setItem(key, String(value)); }
+    } catch (error) { /* none */ }
   }
-  function remember() {
-    try { window.sessionStorage.setItem("pgm-pace", String(pace)); } catch (error) { /* none */ }
+  function remembered() {
+    var kept = stored("pgm-pace");
+    return PACES.indexOf(kept) >= 0 ? kept : 3;
   }
+  function remember() { store("pgm-pace", pace); }
   // Whether the address asks to play; the pace it names is taken, and "#play-N" taken off.
   function asked() {
     var found = /^#play(?:-(\d+))?$/.exec(window.location.hash);
@@ -56,17 +63,11 @@
     window.history.replaceState(null, "", here());
     return true;
   }
-  function keepScroll() {
-    try {
-      window.sessionStorage.setItem("pgm-play-scroll", String(Math.round(window.scrollY)));
-    } catch (error) { /* none */ }
-  }
+  function keepScroll() { store("pgm-play-scroll", Math.round(window.scrollY)); }
   function restoreScroll() {
-    try {
-      var kept = parseInt(window.sessionStorage.getItem("pgm-play-scroll"), 10);
-      window.sessionStorage.removeItem("pgm-play-scroll");
-      if (kept > 0) { window.scrollTo(0, kept); }
-    } catch (error) { /* none */ }
+    var kept = stored("pgm-play-scroll");
+    store("pgm-play-scroll", null);
+    if (kept > 0) { window.scrollTo(0, kept); }
   }
   function showPlaying() {
     var label = playing ? "Pause" : link("ArrowRight") ? "Play through the game"
