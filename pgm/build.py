@@ -105,6 +105,8 @@ class BuildResult:
     corrections (``live: true``)."""
     records: int = 0
     """Records found, drafts too (``games`` leaves drafts out)."""
+    missing: str | None = None
+    """A file the site had, found missing (deleted by hand): the site was made again."""
 
     @property
     def rendered_games(self) -> int:
@@ -174,11 +176,14 @@ def _build(options: BuildOptions, progress: Callable[[int], Progress] | None,
     site_print = site_fingerprint(event.configs, event.theme_files)
     remove_leftovers(out)
     replaced = None
-    if state is not None and state.site_fingerprint != site_print:
-        # templates, configuration or pgm changed: render everything
-        replaced, state = state, None
     result = BuildResult(out, diagnostics=list(event.configs.diagnostics),
                          records=len(event.found))
+    if state is not None and state.site_fingerprint == site_print:
+        result.missing = state.first_missing(out)
+    if state is not None and (state.site_fingerprint != site_print or result.missing):
+        # templates, configuration or pgm changed, or a file of the site went missing:
+        # render everything
+        replaced, state = state, None
     if event.empty is not None:  # an event with no records yet (_read_event refused others)
         result.diagnostics.append(event.empty)
     wrong = wrong_folder(event_dir, (overlay.folder for overlay in event.configs.overlays))

@@ -133,6 +133,9 @@ def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
 
     lines = [f"{_what_was_built(result)}: {result.errors} error(s), {result.warnings} "
              f"warning(s). Open {shown_name(str(result.out / 'index.html'))}"]
+    if result.missing:
+        lines.append(f"{shown_name(str(result.out / result.missing))} was missing from the "
+                     "site: it was made again in full")
     shown = [record for record in result.broken_games if record not in result.not_shown]
     if shown:
         lines.append("Records with errors (rendered up to the problem): " + named(shown))

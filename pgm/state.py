@@ -190,6 +190,27 @@ class BuildState:
             folders.update("/".join(parts[:depth]) + "/" for depth in range(1, len(parts) + 1))
         return made | folders
 
+    def first_missing(self, out: Path) -> str | None:
+        """A file this state lists that is no longer in ``out`` (deleted by hand, or by a
+        sync that went wrong), None when all are there: the rebuild then makes the site
+        again instead of saying nothing changed. One listing per folder, not a ``stat``
+        per file: a game's folder holds a page per turn."""
+        by_folder: dict[str, list[str]] = {}
+        for path in [*self.site_files, *(self.static_files or ())]:
+            folder, _, name = path.rpartition("/")
+            by_folder.setdefault(folder, []).append(name)
+        for slug, game in self.games.items():
+            by_folder.setdefault(slug, []).extend(game.files)
+        for folder, names in by_folder.items():
+            try:
+                present = set(os.listdir(out / folder))
+            except OSError:
+                present = set()
+            for name in names:
+                if name not in present:
+                    return f"{folder}/{name}" if folder else name
+        return None
+
     def chunks(self, keep: bool = False) -> Iterator[bytes]:
         """The compact JSON in UTF-8, game by game, so that it can be written without
         being held whole; with ``keep``, each game's part is kept on its state, so the

@@ -51,6 +51,20 @@ def test_a_rebuild_with_nothing_changed_says_so(tmp_path, monkeypatch) -> None:
     assert _head(edited.output).startswith("Built 2 records, ")
 
 
+def test_a_rebuild_that_finds_a_page_missing_says_it_made_the_site_again(
+        tmp_path, monkeypatch) -> None:
+    make_event(tmp_path / "ev", {"r1/t1.gcg": RECORD, "r1/t2.gcg": OTHER})
+    monkeypatch.chdir(tmp_path)
+    run("build", "ev", "-o", "site")
+    (tmp_path / "site/r1/t1/2.html").unlink()
+    again = run("build", "ev", "-o", "site")
+    assert again.exit_code == 0
+    assert _head(again.output).startswith("Built 2 records, ")
+    assert "site/r1/t1/2.html was missing from the site: it was made again in full" \
+        in again.output
+    assert (tmp_path / "site/r1/t1/2.html").is_file()
+
+
 def test_an_unchanged_rebuild_still_counts_and_names_the_errors(tmp_path, monkeypatch) -> None:
     make_event(tmp_path / "ev", {"g.gcg": RECORD, "bad.gcg": BROKEN})
     monkeypatch.chdir(tmp_path)

@@ -72,6 +72,26 @@ def test_removed_record_takes_its_folder_and_index_row_away(tmp_path) -> None:
                                                       "r1/macondo-vs-andy"]
 
 
+@pytest.mark.parametrize("lost", ["r1/macondo-vs-andy/3.html", "r1/liwords-r2-tim",
+                                  "index.html", "static/pgm.css", "moves.csv"])
+def test_a_file_of_the_site_deleted_by_hand_is_made_again(tmp_path, lost) -> None:
+    """"Nothing changed" after a page was lost would leave spectators a broken link."""
+    event, out = _event(tmp_path)
+    build(BuildOptions(event, out))
+    (out / "static/club-logo.png").write_bytes(b"\x89PNG")  # the user's, kept
+    before = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+              if p.is_file()}
+    gone = out / lost
+    shutil.rmtree(gone) if gone.is_dir() else gone.unlink()
+    result = build(BuildOptions(event, out))
+    assert result.missing is not None and result.missing.startswith(lost)
+    after = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+             if p.is_file()}
+    assert after == before
+    again = build(BuildOptions(event, out))
+    assert again.missing is None and again.rendered_games == 0
+
+
 def test_template_or_config_change_rebuilds_everything(tmp_path) -> None:
     event, out = _event(tmp_path)
     build(BuildOptions(event, out))
