@@ -188,7 +188,7 @@ def test_turn_pages_isolate_the_names_of_the_move_title_and_result(site) -> None
     heb = f"{FSI}{HEBREW}{PDI}"
     page = shown((site / "r1/heb/2.html").read_text(encoding="utf-8"))
     move = f"{heb} played HI at 9I across for 22 points"
-    assert f"<title>Turn 2: {move} · 2019 NSC Round CSW7</title>" in page
+    assert f"<title>Turn 2: {move} · 2019 NSC Round CSW7 · Games</title>" in page
     assert f'<p class="move-text" aria-live="polite">{move}</p>' in page
     assert f"Board after turn 2: {move}</caption>" in page
     assert f'<th scope="row"><bdi>{HEBREW}</bdi></th><td class="num">22 ' in page
@@ -204,7 +204,7 @@ def test_the_unseen_heading_isolates_its_viewer(site) -> None:
 def test_a_turn_page_titled_by_a_right_to_left_label_isolates_it(site) -> None:
     page = shown((site / "r1/ar/3.html").read_text(encoding="utf-8"))
     ar = f"{FSI}{ARABIC}{PDI}"
-    assert re.search(f"<title>Turn 3: {ar} played [^<]* · {ar} vs Ruth</title>", page)
+    assert re.search(f"<title>Turn 3: {ar} played [^<]* · {ar} vs Ruth · Games</title>", page)
     assert f'<a href="index.html">{ar} vs Ruth</a></nav>' in page
     assert f'<h1 class="visually-hidden">{ar} vs Ruth, turn 3 of ' in page
 
@@ -229,7 +229,7 @@ def test_gungi_pages_isolate_the_names(site) -> None:
     index = shown((site / "index.html").read_text(encoding="utf-8"))
     assert f'gungi/index.html">{heb} vs Sample White</a>' in index
     page = shown((site / "r1/gungi/1.html").read_text(encoding="utf-8"))
-    assert "<title>Ply 1: " in page and f" · {heb} vs Sample White</title>" in page
+    assert "<title>Ply 1: " in page and f" · {heb} vs Sample White · Games</title>" in page
     assert f": <bdi>{HEBREW}</bdi>" in page  # "Black: NAME", beside its badges
 
 

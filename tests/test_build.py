@@ -354,7 +354,7 @@ def test_draft_games_are_left_out_and_spoiler_free_hides_results(tmp_path) -> No
     assert "423" not in index and "finished" in index
     assert "423" not in text_of((tmp_path / "o/players.html").read_text())
     first = (tmp_path / "o/shown/1.html").read_text()
-    assert "<title>andy vs cesar &middot; turn 1</title>" in first
+    assert "<title>andy vs cesar &middot; turn 1 &middot; Games</title>" in first
     # the game page and the turn pages show no turn after the one a spectator is on
     overview = (tmp_path / "o/shown/index.html").read_text()
     assert '<table class="sheet">' not in overview and "423" not in text_of(overview)

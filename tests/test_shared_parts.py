@@ -85,13 +85,17 @@ def test_turn_titles(args, title) -> None:
     assert made == title and made.__html__() == title and made.isascii()
 
 
+EVENT = "Club &lt;Night&gt; &amp; Co"
+
+
 @pytest.mark.parametrize("spoiler_free", [False, True])
 def test_every_turn_and_ply_page_is_titled_by_turn_title(tmp_path, spoiler_free) -> None:
+    """The move, the game and the event: a tab, a bookmark or a shared link says which."""
     event = make_event(tmp_path / "ev", {
         "cross.gcg": (SAMPLE_GAMES / "round-1/table-2.gcg").read_bytes(),
         "up.gcg": (UPWORDS / "upwords-sample.gcg").read_bytes(),
         "gungi.gn": (SAMPLE_GAMES / "exhibition/gungi-sample.gn").read_bytes(),
-        "event.yaml": f"spoiler_free: {str(spoiler_free).lower()}\n"})
+        "event.yaml": f"title: Club <Night> & Co\nspoiler_free: {str(spoiler_free).lower()}\n"})
     assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
     for slug, noun in (("cross", "Turn"), ("up", "Turn"), ("gungi", "Ply")):
         label = str(escape(json.loads((tmp_path / "o" / slug / "game.json").read_text())["title"]))
@@ -100,10 +104,10 @@ def test_every_turn_and_ply_page_is_titled_by_turn_title(tmp_path, spoiler_free)
             title = re.search(r"<title>(.*?)</title>", html).group(1)
             # a move gives a score away, and a Gungi ply none
             if spoiler_free and number == 1 and noun == "Turn":
-                assert title == f"{label} &middot; turn 1"
+                assert title == f"{label} &middot; turn 1 &middot; {EVENT}"
             else:
                 assert title.startswith(f"{noun} {number}: ")
-                assert title.endswith(f" &middot; {label}")
+                assert title.endswith(f" &middot; {label} &middot; {EVENT}")
     for module in (pgm.crossword_turns, pgm.upwords_pages, pgm.gungi_pages):
         source = inspect.getsource(module)
         assert "&middot;" not in source and "turn_title(" in source, module.__name__
