@@ -114,13 +114,23 @@ def describe_other_event(event: Event, name: str, tile_count: int,
                 f"{_plural(event.score, 'point')}")
     if kind is EventKind.CHALLENGE_BONUS:
         return f"{name}'s play stood a challenge: bonus of {_plural(event.score, 'point')}"
-    if kind is EventKind.END_RACK_POINTS:
+    if kind is EventKind.END_RACK_POINTS and event.score >= 0:
         return (f"{name} gets {_plural(event.score, 'point')} for the tiles left on the "
                 f"opponent's rack ({shown_tiles})")
-    if kind is EventKind.END_RACK_PENALTY:
-        return (f"{name} loses {_plural(-event.score, 'point')} for the tiles left on the "
-                f"rack ({shown_tiles})")
-    return f"{name} loses {_plural(-event.score, 'point')} for overtime"
+    if kind is EventKind.TIME_PENALTY:
+        return _penalty(name, event.score, "for overtime")
+    # the points for the tiles left, taken away (Upwords writes them without the rack)
+    return _penalty(name, event.score, f"for the tiles left on the rack ({shown_tiles})")
+
+
+def _penalty(name: str, score: int, reason: str) -> str:
+    """A penalty's words. The record writes it negative; one written positive (a sign
+    mistyped, which the replay warns of) adds to the score as recorded, so the sentence
+    says so, not that the player "loses -5 points"."""
+    if score > 0:
+        return (f"{name} gets {_plural(score, 'point')} {reason}: recorded as {score:+d}, "
+                "where a penalty takes points away")
+    return f"{name} loses {_plural(-score, 'point')} {reason}"
 
 
 # ---------------------------------------------------------------------------------------

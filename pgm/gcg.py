@@ -10,6 +10,7 @@ encoding in ``pgm.gcg_encoding``.
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from pgm.diagnostics import DiagnosticSink, Folded, Severity
@@ -41,11 +42,18 @@ def split_lines(text: str) -> list[str]:
 _EVENT_HEAD = re.compile(r"^>(.*?):(?:\s+|$)(.*)$")
 _PLAY = EventKind.PLAY
 """Held in a name: naming an enum member is slow on Python 3.11, and most lines are plays."""
-_MARKERS = (("(challenge)", EventKind.CHALLENGE_BONUS), ("(time)", EventKind.TIME_PENALTY))
+_KEYWORDS = {"(challenge)": EventKind.CHALLENGE_BONUS, "(time)": EventKind.TIME_PENALTY}
+"""The words in parentheses the spec gives event lines, as it writes them."""
+_RACK_TILES = 7
+"""The most tiles a rack holds: the spec's exchange of "the number of tiles (1-7)"."""
 
 
 class _EventSyntaxError(ValueError):
     pass
+
+
+class _KeywordTypo(_EventSyntaxError):
+    """A mistyped keyword: the message names the word and says all, without the line."""
 
 
 def _is_score(token: str) -> bool:
@@ -62,32 +70,70 @@ def _score(token: str, what: str) -> int:
     return int(token)
 
 
-def _parse_event_fields(rest: str) -> EventFields:
-    """Classify the tokens after ``>nick:`` into the fields of one event kind."""
+def _parse_event_fields(rest: str, plain: bool) -> EventFields:
+    """Classify the tokens after ``>nick:`` into the fields of one event kind; ``plain``
+    when no ``#tile`` declares a tile of its own (see :func:`_could_be_tiles`)."""
     tokens = rest.split()
     if not tokens:
         raise _EventSyntaxError("empty event: expected a rack, a move, a score and a total")
     if "(" in rest:  # only then can it be one of these (most lines are plays)
-        fields = _parenthesised_event(tokens)
+        fields = _parenthesised_event(tokens, plain)
         if fields is not None:
             return fields
     return _turn_fields(tokens)
 
 
-def _parenthesised_event(tokens: list[str]) -> EventFields | None:
+def _parenthesised_event(tokens: list[str], plain: bool) -> EventFields | None:
     """A challenge bonus, a time penalty or an end-of-game line: each has a token in
     parentheses. None when the line is none of them."""
-    for marker, kind in _MARKERS:
-        if marker in tokens:
-            at = tokens.index(marker)
+    for at, token in enumerate(tokens):
+        kind = _keyword(token, plain) if token[:1] == "(" else None
+        if kind is not None:
             if at > 1:
-                raise _EventSyntaxError(f"expected at most a rack before {marker}")
+                raise _EventSyntaxError(f"expected at most a rack before {token.casefold()}")
             return _tail(kind, tokens[0] if at else "", tokens[at + 1:])
     if _parenthesised(tokens[0]):
-        return _tail(EventKind.END_RACK_POINTS, "", tokens[1:], tiles=tokens[0][1:-1])
+        return _tail(EventKind.END_RACK_POINTS, "", tokens[1:],
+                     tiles=_end_tiles(tokens[0], plain))
     if len(tokens) > 1 and _parenthesised(tokens[1]):
-        return _tail(EventKind.END_RACK_PENALTY, tokens[0], tokens[2:], tiles=tokens[1][1:-1])
+        return _tail(EventKind.END_RACK_PENALTY, tokens[0], tokens[2:],
+                     tiles=_end_tiles(tokens[1], plain))
     return None
+
+
+def _keyword(token: str, plain: bool) -> EventKind | None:
+    """The event a keyword in parentheses makes: written as the spec has it, or in
+    another case (``(Challenge)``, ``(CHALLENGE)``) when the word cannot be tiles. Real
+    files write the keywords in lower case; an annotator's capital is no reason to read
+    ``(Challenge)`` as the rack of tiles C, H, A, L, L, E, N, G, E. ``(TIME)`` stays
+    tiles: it is a rack of four."""
+    kind = _KEYWORDS.get(token.casefold())
+    if kind is None or token in _KEYWORDS or not _could_be_tiles(token[1:-1], plain):
+        return kind
+    return None
+
+
+def _could_be_tiles(text: str, plain: bool) -> bool:
+    """Whether the text of a ``(...)`` could be the tiles of an end-of-game line. Real
+    files write them in capitals, a blank as ``?`` (a lower-case letter is a blank on
+    the board, not on a rack), and a rack holds at most seven: a longer word of letters
+    is no rack, unless ``#tile`` declares tiles of several letters (``plain`` false)."""
+    if any(map(str.islower, text)):
+        return False
+    return not (plain and len(text) > _RACK_TILES and text.isalpha())
+
+
+def _end_tiles(token: str, plain: bool) -> str:
+    """The tiles of an end-of-game line's ``(...)``. A word there that cannot be tiles
+    but is a letter or two from a keyword (``(chalenge)``) is that keyword mistyped:
+    read as tiles, it would become a rack penalty, with as many confusing warnings."""
+    text = token[1:-1]
+    if not _could_be_tiles(text, plain):
+        words = [keyword[1:-1] for keyword in _KEYWORDS]
+        close = difflib.get_close_matches(text.casefold(), words, n=1, cutoff=0.75)
+        if close:
+            raise _KeywordTypo(f"{token!r} is not a keyword: did you mean '({close[0]})'?")
+    return text
 
 
 def _turn_fields(tokens: list[str]) -> EventFields:
@@ -214,12 +260,14 @@ class _Reader(PragmaReader):
     def _event(self, number: int, line: str) -> None:
         head = _EVENT_HEAD.match(line)
         if not head:
-            self._unreadable(number, "event line must start with '>nickname:' followed by a "
-                                     "space")
+            self._unreadable(number, _bad_start(line))
             return
         nick, rest = head.groups()
         try:
-            fields = _parse_event_fields(rest)
+            fields = _parse_event_fields(rest, not self.tiles)
+        except _KeywordTypo as exc:
+            self._unreadable(number, str(exc))
+            return
         except _EventSyntaxError as exc:
             self._unreadable(number, f"{exc} in {_clip(line)!r}")
             return
@@ -236,6 +284,18 @@ class _Reader(PragmaReader):
             self.unsigned = Folded(self.sink, Severity.WARNING)
         self.unsigned.add(number, f"score written without + or -: {score} is read as "
                                   f"{score:+d}")
+
+
+def _bad_start(line: str) -> str:
+    """The error for an event line whose start is not ``>nick:`` and a space, saying
+    what is missing where: most often the colon after the nickname (``>bob HISU 14J
+    HUIS +45 283``), else the space after it (``>bob:HISU``)."""
+    nick, colon, _ = line.split(maxsplit=1)[0][1:].partition(":")
+    if not nick:
+        return "event line must start with '>nickname:' followed by a space"
+    if not colon:
+        return f"missing ':' after {_clip('>' + nick)!r}"
+    return f"missing space after {_clip('>' + nick + ':')!r}"
 
 
 def _more_lines(_message: str, more: int, last_line: int) -> str:

@@ -8,6 +8,7 @@ rebuilt for every note costs more than reading the line.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -128,7 +129,8 @@ class PragmaReader:
             self.sink.warning(number, f"#{keyword} is obsolete and ignored: "
                                       f"set {_OBSOLETE[keyword]} in event.yaml instead")
         else:
-            self.sink.warning(number, f"unknown pragma {_shown('#' + keyword)} ignored")
+            self.sink.warning(number, f"unknown pragma {_shown('#' + keyword)} ignored"
+                                      f"{_meant_pragma(keyword)}")
 
     def continue_note(self, line: str) -> None:
         if self.events and self.events[-1].notes:
@@ -222,6 +224,13 @@ def _shown(text: str, limit: int = 40) -> str:
     return text if text.isprintable() else repr(text)
 
 
+def _meant_pragma(keyword: str) -> str:
+    """``: did you mean #player2?`` for an unknown keyword a letter or two from a known
+    one (``#plyer2``), else nothing: a tool's own pragma is no typo of ours."""
+    close = difflib.get_close_matches(keyword, _KNOWN_PRAGMAS, n=1, cutoff=0.75)
+    return f": did you mean #{close[0]}?" if close else ""
+
+
 def finished_notes(notes: list[Note]) -> tuple[Note, ...]:
     """Notes as read, their continuation lines joined, and each ``#comment`` as it says
     (:func:`comment_text`): the spec's own example spreads its fields over two lines."""
@@ -281,4 +290,8 @@ _PRAGMA_HANDLERS: dict[str, Callable[[PragmaReader, int, str], None]] = {
     "incomplete": PragmaReader._incomplete,
     "orientation": PragmaReader._orientation,
 }
+_KNOWN_PRAGMAS = (*(k for k in _PRAGMA_HANDLERS if k != "-"), "player1", "player2",
+                  "rack1", "rack2")
+"""The pragmas a mistyped keyword is compared with: the numbered ones as they are most
+often written (a ``#player3`` is read anyway, see ``_PLAYER_PRAGMA``)."""
 _OBSOLETE = {"htarget": "base_url", "ltarget": "the output paths", "style": "theme or css"}

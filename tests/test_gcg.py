@@ -199,7 +199,8 @@ def test_garbage_lines_are_errors_naming_the_line() -> None:
         ">a: ABC 8H": "expected a coordinate and a word (play), '-' (pass), '-TILES' "
                       "(exchange), '--' (withdrawal), '(challenge)', '(time)' or '(TILES)' "
                       "in '>a: ABC 8H'",
-        ">a ABC 8H CAB +14 14": "event line must start with '>nickname:' followed by a space",
+        ">a ABC 8H CAB +14 14": "missing ':' after '>a'",
+        ">:ABC 8H CAB +14 14": "event line must start with '>nickname:' followed by a space",
     }
     for line, message in cases.items():
         record = parse(f"#player1 a a\n#player2 b b\n{line}\n")
