@@ -30,7 +30,7 @@ from pgm.discover import (
     tree_files,
     walk_records,
 )
-from pgm.event_checks import name_variants, repeated_games, same_places
+from pgm.event_checks import name_variants, players_at_two_tables, repeated_games, same_places
 from pgm.file_io import atomic_write
 from pgm.in_place import STAGING_MARK, InPlaceWrites, remove_killed_rebuilds
 from pgm.output import (
@@ -319,7 +319,8 @@ def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_plac
 
     result.diagnostics += _from_here(options.event_dir, repeated_games(entries, named) +
                                      name_variants(entries, named) +
-                                     same_places(entries, named))
+                                     same_places(entries, named) +
+                                     players_at_two_tables(entries, named))
     result.games = len(plan.order)
     return states
 

@@ -19,7 +19,7 @@ from typing import Any
 from pgm.config import GameSettings
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import CONFIG_NAME, Source, shown_name
-from pgm.event_checks import name_variants, repeated_games, same_places
+from pgm.event_checks import name_variants, players_at_two_tables, repeated_games, same_places
 from pgm.file_io import read_regular
 from pgm.record_inputs import RecordInput, no_records
 from pgm.site_model import GameEntry
@@ -105,7 +105,8 @@ def event_warnings(records: Sequence[RecordInput]) -> list[Diagnostic]:
         found += [replace(d, path=shown[d.path])
                   for d in repeated_games(entries, shown.__getitem__) +
                   name_variants(entries, shown.__getitem__) +
-                  same_places(entries, shown.__getitem__)]
+                  same_places(entries, shown.__getitem__) +
+                  players_at_two_tables(entries, shown.__getitem__)]
     return found
 
 

@@ -230,3 +230,75 @@ def _example(game: GameEntry, named: Callable[[str], str]) -> str:
     depth = max(i for i, f in enumerate(folders) if not names_round(f)) + 1
     place = Path(named(game.relative)).parents[len(folders) - depth] / "event.yaml"
     return f"{' '.join(kept)} in {place}"
+
+
+def players_at_two_tables(entries: Iterable[GameEntry], named: Callable[[str], str] = str
+                          ) -> list[Diagnostic]:
+    """A warning at every game that lists a player whom another game of the same round
+    (of one division and one event, see :func:`same_places`) lists at another known
+    table: nobody plays at two tables at once, so one of the records names the wrong
+    players (a header copied from another game) or the wrong table. The warning names
+    the first such game and counts the others. Names are compared as
+    :func:`name_variants` compares them. Games at no known table, the games of a match
+    (one table), positions and copies (see :func:`repeated_games`) are left out, and so
+    is a Gungi side no name is given for (listed as ``Black`` or ``White``)."""
+    rounds: dict[Hashable, dict[str, list[tuple[GameEntry, str]]]] = {}
+    for entry, original in sorted(_originals(entries),
+                                  key=lambda pair: natural_key(pair[0].relative)):
+        if (entry.kind in POSITION_KINDS or original is not entry or entry.round is None
+                or entry.table is None):
+            continue
+        seats = rounds.setdefault((_event_key(entry), entry.division, entry.round), {})
+        for key, name in {_seat_key(entry, seat, name): name
+                          for seat, name in enumerate(entry.players)}.items():
+            if key:
+                seats.setdefault(key, []).append((entry, name))
+    clashes: dict[GameEntry, dict[tuple[GameEntry, int], list[str]]] = {}
+    for seats in rounds.values():
+        for games in seats.values():
+            for (game, name), (other, theirs), count in _other_tables(games):
+                clashes.setdefault(game, {}).setdefault((other, count), []).append(
+                    f"{name!r}" if theirs == name else f"{name!r} (spelled {theirs!r} there)")
+    return [Diagnostic(game.relative, 1, Severity.WARNING,
+                       _at_two_tables(game, found, names, named))
+            for game in sorted(clashes, key=lambda e: natural_key(e.relative))
+            for found, names in clashes[game].items()]
+
+
+def _seat_key(entry: GameEntry, seat: int, name: str) -> str:
+    """The player at ``seat`` as :func:`name_variants` tells players apart; empty for a
+    name that names nobody (blank, or the side of a Gungi player given no name)."""
+    if entry.kind == "gungi" and name == ("Black", "White")[seat % 2]:
+        return ""
+    return _name_key(name)
+
+
+def _other_tables(games: list[tuple[GameEntry, str]]
+                  ) -> Iterator[tuple[tuple[GameEntry, str], tuple[GameEntry, str], int]]:
+    """Each of one player's games of a round (in the listing's order) with the first of
+    the player's games at another table, and how many there are; none when all are at
+    one table. One pass: the first game at each of the first two tables met is where
+    any game's first other is."""
+    tables = Counter(game.table for game, _ in games)
+    if len(tables) < 2:
+        return  # one table: a match, or one game
+    firsts: dict[str | None, tuple[GameEntry, str]] = {}
+    for game, name in games:
+        firsts.setdefault(game.table, (game, name))
+        if len(firsts) == 2:
+            break
+    for game, name in games:
+        other = next(found for table, found in firsts.items() if table != game.table)
+        yield (game, name), other, len(games) - tables[game.table]
+
+
+def _at_two_tables(game: GameEntry, found: tuple[GameEntry, int], names: list[str],
+                   named: Callable[[str], str]) -> str:
+    other, count = found
+    who = (f"player {names[0]} is" if len(names) == 1 else
+           f"players {', '.join(names[:-1])} and {names[-1]} are")
+    also = f" (and {count - 1} other game{'s' if count > 2 else ''})" if count > 1 else ""
+    return (f"{who} listed at {_place(game.division, game.round, game.table)}, and at "
+            f"table {other.table} in {named(other.relative)}{also}: nobody plays at two "
+            "tables of one round (a header copied from another game?); correct the names "
+            "in the record that has them wrong, or the table in its file name")

@@ -334,7 +334,8 @@ def test_games_entries_with_dot_slash_or_backslashes_apply_to_their_record(tmp_p
     """``./`` and Windows' ``\\`` are written plainly; ``./final.gcg`` stays the one beside
     the event.yaml, where a bare ``final.gcg`` would name every final.gcg below it."""
     event = make_event(tmp_path / "ev", {
-        "r1/t1.gcg": GOOD, "r1/t2.gcg": game("anna"), "final.gcg": game("bea"),
+        "r1/t1.gcg": GOOD, "r1/t2.gcg": game("anna").replace(b"cesar", b"dora"),
+        "final.gcg": game("bea"),
         "r2/final.gcg": game("cleo"), "event.yaml": r"""
         games:
           "./r1/t1.gcg": {title: Dotted}
@@ -353,7 +354,8 @@ def test_games_entries_with_dot_slash_or_backslashes_apply_to_their_record(tmp_p
 @pytest.mark.skipif(os.name == "nt", reason="a file name cannot hold a backslash on Windows")
 def test_a_file_name_with_a_backslash_keeps_its_entry(tmp_path) -> None:
     # both name round 1, table 1: the entry's table keeps them apart (pgm.event_checks)
-    event = make_event(tmp_path / "ev", {"r1\\t1.gcg": GOOD, "r1/t1.gcg": game("anna"),
+    event = make_event(tmp_path / "ev", {"r1\\t1.gcg": GOOD.replace(b"cesar", b"dora"),
+                                         "r1/t1.gcg": game("anna"),
                                          "event.yaml": "games:\n  'r1\\t1.gcg': "
                                                        "{title: X, table: '2'}\n"})
     assert _built(event, tmp_path, "--strict").exit_code == 0

@@ -138,7 +138,7 @@ def test_two_records_at_one_table_of_one_folder_are_warned_of(tmp_path) -> None:
     event, result = built(tmp_path, {
         "round-1/table-1.gcg": DOUG_V_EMELY,
         "round-1/t1-ann.gcg": OTHER,
-        "round-1/table-2.gcg": THIRD,
+        "round-1/table-2.gcg": FOURTH,
     })
     first, second = event / "round-1/t1-ann.gcg", event / "round-1/table-1.gcg"
     assert warnings(result.output) == [
