@@ -98,6 +98,13 @@ class BuildResult:
     kept_saved: list[str] = field(default_factory=list)
     """Those of ``kept`` saved again since the build before (a new mistake, or the same
     still there): the others were only tried again."""
+    settling: list[str] = field(default_factory=list)
+    """Records just saved in a way that looks caught half-way (turns taken back, a new
+    warning): their last pages are kept until they are left alone a moment
+    (``pgm.state.SAVE_SETTLE_NS``), and ``pgm watch`` builds again then."""
+    removed: list[str] = field(default_factory=list)
+    """Records gone since the build before (deleted, renamed, made drafts), whose games'
+    files a rebuild took away."""
     in_progress: list[str] = field(default_factory=list)
     """Records of games in progress: their pages follow the record (and say so)."""
     followed: list[str] = field(default_factory=list)
@@ -358,8 +365,11 @@ def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path
         outcome.state.remember(change.record)
         states[change.source.slug] = outcome.state
         named = shown_name(str(options.event_dir / change.source.relative))
-        (result.kept if outcome.kept else result.rebuilt).append(named)
-        if outcome.kept and _saved_again(change):
+        if outcome.settling:
+            result.settling.append(named)
+        else:
+            (result.kept if outcome.kept else result.rebuilt).append(named)
+        if outcome.kept and not outcome.settling and _saved_again(change):
             result.kept_saved.append(named)
         result.files_written += outcome.files_written
     return states
@@ -492,6 +502,8 @@ def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, 
 
         for slug in removed:
             remove_stale(out, state.games[slug].paths, set())
+            result.removed.append(shown_name(str(options.event_dir /
+                                                 state.games[slug].entry.relative)))
         for old in plan.replaced:  # a removed record's slug, taken by a new one
             remove_stale(out, old.paths, set(states[old.entry.slug].paths))
     save_state(out, BuildState(state.site_fingerprint, states, site, layout, plan.drafts,

@@ -243,8 +243,13 @@ def _rebuilt(outcome: BuildResult) -> str:
     kept = (f" (kept the last good pages of {outcome.kept_games} game(s) whose record "
             "does not replay)") if outcome.kept_games else ""
     games = f": {_first_few(outcome.rebuilt)}" if outcome.rebuilt else ""
+    settling = (f"; {_first_few(outcome.settling)} just saved, with turns taken back or a "
+                "new warning: its last pages are kept until it is left alone a "
+                "moment") if outcome.settling else ""
+    removed = (f"; taken off the site: {_first_few(outcome.removed)}"
+               if outcome.removed else "")
     return (f"{outcome.rendered_games} game(s) rebuilt{games}; {outcome.files_written} "
-            f"file(s) written in {outcome.seconds * 1000:.0f} ms{kept}")
+            f"file(s) written in {outcome.seconds * 1000:.0f} ms{kept}{settling}{removed}")
 
 
 @main.command()

@@ -15,6 +15,7 @@ whether its game moved on or its own content changed, as it does at every poll
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import tempfile
 import threading
@@ -29,11 +30,13 @@ import watchfiles
 from pgm.build import BuildOptions, BuildResult, build
 from pgm.build_errors import BuildError, OutputFolderError
 from pgm.discover import RECORD_EXTENSIONS
+from pgm.state import SAVE_SETTLE_NS
 
 Report = Callable[[BuildResult | BuildError], None]
 
 
-_SEARCHED_SUFFIXES = RECORD_EXTENSIONS + (".yaml", ".yml")  # .yml: to warn of it
+_SEARCHED_SUFFIXES = RECORD_EXTENSIONS + (".yaml", ".yml", ".txt")
+""".yml and .txt to warn of them at once: an event.yml, a record saved as ``.gcg.txt``."""
 _THEME_SUFFIXES = (".html", ".css", ".js")
 
 
@@ -93,15 +96,36 @@ def watch(options: BuildOptions, report: Report, stop: threading.Event | None = 
     ``waiting`` when a build waits for another writing the site."""
     out = (options.out or options.event_dir / "_site").resolve()
     options = replace(options, out=out, keep_last_good=True)
-    result = rebuild(options, report, waiting)
-    if on_build:
-        on_build(result)
-    for changes in _changes(options.event_dir, partial(_relevant, options.event_dir.resolve(),
-                                                       out), stop):
-        if changes:
+    stop = stop or threading.Event()
+
+    def settled_rebuild() -> None:
+        """Build; again while a record just saved looks caught half-way, once it has
+        been left alone (pgm.state.SAVE_SETTLE_NS)."""
+        while True:
             result = rebuild(options, report, waiting)
             if on_build:
                 on_build(result)
+            if result is None or not result.settling or stop.wait(_SETTLE_SECONDS):
+                return
+
+    settled_rebuild()
+    for changes in _changes(options.event_dir, partial(_relevant, options.event_dir.resolve(),
+                                                       out), stop):
+        if changes and not (_record_gone(changes) and stop.wait(_SETTLE_SECONDS)):
+            settled_rebuild()
+
+
+_SETTLE_SECONDS = SAVE_SETTLE_NS / 1e9
+
+
+def _record_gone(changes: set[tuple[watchfiles.Change, str]]) -> bool:
+    """Whether a record was deleted or renamed away and nothing is in its place yet: an
+    editor that keeps a backup renames the record aside before it writes the new one,
+    and a build between the two would take the game off the site. The watch waits a
+    moment first (a record really removed goes a moment later)."""
+    return any(change == watchfiles.Change.deleted and
+               Path(path).suffix.lower() in RECORD_EXTENSIONS and not os.path.lexists(path)
+               for change, path in changes)
 
 
 def _changes(event_dir: Path, relevant: Callable[[watchfiles.Change, str], bool],

@@ -46,6 +46,11 @@ A write changes the stamp only if it lands in a later tick of the file clock; th
 kernel stamps files from a clock that ticks every few milliseconds and lags up to a
 tick behind the one pgm reads."""
 
+SAVE_SETTLE_NS = 1_000_000_000
+"""While watching, how long a record just saved is left alone before a save that looks
+caught half-way is published (``pgm.workers._unsettled``): an editor that saves every
+second or so is then seen between two saves."""
+
 COARSE_SETTLED_NS = 3_000_000_000
 """The same for file systems that keep times in whole seconds or coarser (FAT keeps
 2 s), told by file times without a fraction of a millisecond."""

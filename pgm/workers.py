@@ -14,6 +14,7 @@ import itertools
 import multiprocessing
 import os
 import signal
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -30,7 +31,7 @@ from pgm.output import write_files
 from pgm.render import Theme, make_environment, placed, template_failure, template_frame
 from pgm.resources import builtin_dir
 from pgm.site_pages import render_game_files
-from pgm.state import GameState
+from pgm.state import SAVE_SETTLE_NS, GameState
 
 if TYPE_CHECKING:
     from pgm.diagnostics import Diagnostic
@@ -71,6 +72,9 @@ class GameOutcome:
     (``pgm.in_place.InPlaceWrites``)."""
     stale: tuple[str, ...] = ()
     """In place: the game's files, relative to the output folder, to remove then."""
+    settling: bool = False
+    """The last pages were kept because the record, just saved, looks caught half-way
+    (``_unsettled``): the watch builds again once it has been left alone."""
 
 
 @dataclass
@@ -150,12 +154,12 @@ def _game_outcome(worker: _Worker, task: GameTask) -> GameOutcome:
     record's failure (a page saying so), and the rest of the event is built. A theme's
     template failing and a disk refusing a write are the build's: every game meets them."""
     try:
-        data = read_regular(task.source.path)[0]
+        data, info = read_regular(task.source.path)
     except OSError as exc:
         # tried again at the next build, whatever its fingerprint says
         return _failed(worker, task, None, f"cannot read the record: {exc.strerror}", "")
     try:
-        return _load_and_render(worker, task, data)
+        return _load_and_render(worker, task, data, info.st_mtime_ns)
     except OSError:
         raise
     except Exception as exc:  # noqa: BLE001 - a bug met on one record must not stop the rest
@@ -178,7 +182,7 @@ def _kept_through_failure(worker: _Worker, task: GameTask, data: bytes, problem:
 
     failed = failed_game(task.source, task.settings, data, problem)
     try:  # a full build remakes them from the last copy, which may meet the same bug
-        return _keep_last_good(worker, task, previous, failed.entry)
+        return _keep_last_good(worker, task, previous, failed.entry.diagnostics)
     except OSError:
         raise
     except Exception as exc:  # noqa: BLE001 - as in _game_outcome
@@ -200,14 +204,21 @@ def _raised_by_theme(exc: Exception) -> bool:
 _BUILTIN_TEMPLATES = os.path.join(builtin_dir("templates"), "")
 
 
-def _load_and_render(worker: _Worker, task: GameTask, data: bytes) -> GameOutcome:
+def _load_and_render(worker: _Worker, task: GameTask, data: bytes, saved_ns: int
+                     ) -> GameOutcome:
+    """``saved_ns``: when the record was last written."""
     game = worker.load_game(task.source, task.settings, data)
     previous = task.previous
     if task.keep_last_good and previous is not None and \
             _broken_by_save(previous, game.entry) and not _moved_on(previous, game.entry):
-        kept = _keep_last_good(worker, task, previous, game.entry)
+        kept = _keep_last_good(worker, task, previous, game.entry.diagnostics)
         if kept is not None:
             return kept
+    if task.keep_last_good and previous is not None and \
+            _unsettled(previous, game.entry, saved_ns):
+        held = _keep_last_good(worker, task, previous, previous.diagnostics)
+        if held is not None:
+            return replace(held, settling=True)
     # Any build, not only pgm watch's: a director's build (or a cron job's) while a line
     # is half typed must not stop the spectators' pages from following the game.
     if previous is not None and _followed_through_error(task, previous, game.entry):
@@ -226,22 +237,22 @@ def _failed(worker: _Worker, task: GameTask, data: bytes | None, problem: str,
     return _render(worker, task, game).outcome(fingerprint, game.entry, False, False)
 
 
-def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState, now: GameEntry
-                    ) -> GameOutcome | None:
+def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState,
+                    problems: tuple[Diagnostic, ...]) -> GameOutcome | None:
     """The game's last good pages, while its record (``now``) does not replay: kept as
     they are in place, or made again from the replaced site's copy of the record by a
-    full build (templates or configuration changed). The state keeps the record's
-    errors, for the build to report, and no fingerprint, so that the next build looks at
-    the record again, even put back as it was (an editor's undo). None when there is no
-    copy to make them from."""
+    full build (templates or configuration changed). The state keeps ``problems`` (the
+    record's as saved now), for the build to report, and no fingerprint, so that the
+    next build looks at the record again, even put back as it was (an editor's undo).
+    None when there is no copy to make them from."""
     if task.in_place:
         return GameOutcome(GameState("", previous.entry, previous.files, previous.clean,
-                                     kept_for=now.diagnostics), True, 0)
+                                     kept_for=problems), True, 0)
     last_good = _last_good_game(worker, task, previous)
     if last_good is None:
         return None
     return _render(worker, task, last_good).outcome("", last_good.entry, previous.clean, True,
-                                                    now.diagnostics)
+                                                    problems)
 
 
 @dataclass(frozen=True)
@@ -318,6 +329,22 @@ def _broken_by_save(previous: GameState, entry: GameEntry) -> bool:
     return (previous.clean and bool(entry.errors)) or \
         (entry.stopped_at is not None and previous.entry.stopped_at is None) or \
         (entry.turns == 0 and previous.entry.turns > 0)
+
+
+def _unsettled(previous: GameState, entry: GameEntry, saved_ns: int) -> bool:
+    """Whether the record, saved less than ``SAVE_SETTLE_NS`` ago, takes back turns its
+    last pages show or brings a warning they did not have: what a save caught half-way
+    looks like (a file written in pieces, cut at the end of a line; a running total half
+    typed when an editor saves every second, ``+27 2`` of ``+27 398``). Its last pages
+    are kept until it has been left alone that long; then it is published as it is (an
+    annotator taking a move back, a total that is wrong). A save with an error is
+    ``_broken_by_save``'s to judge."""
+    if previous.entry.failed or entry.errors or \
+            time.time_ns() - saved_ns >= SAVE_SETTLE_NS:
+        return False
+    shown = {str(d) for d in previous.entry.diagnostics}
+    return entry.turns < previous.entry.turns or \
+        any(str(d) not in shown for d in entry.diagnostics)
 
 
 def _moved_on(previous: GameState, entry: GameEntry) -> bool:

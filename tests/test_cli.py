@@ -229,6 +229,17 @@ def test_the_watch_log_says_kept_pages_only_when_some_were_kept(tmp_path, capsys
     assert second.endswith("1 game(s) rebuilt: ev/r1/t1.gcg; 0 file(s) written in 0 ms")
 
 
+def test_the_watch_log_names_the_saves_held_and_the_games_taken_off(tmp_path, capsys) -> None:
+    from pgm.build import BuildResult
+    from pgm.cli import _RebuildLog
+
+    _RebuildLog()(BuildResult(tmp_path, settling=["ev/r1/t2.gcg"], removed=["ev/r1/t3.gcg"]))
+    assert capsys.readouterr().err.rstrip().endswith(
+        "0 game(s) rebuilt; 0 file(s) written in 0 ms; ev/r1/t2.gcg just saved, with turns "
+        "taken back or a new warning: its last pages are kept until it is left alone a "
+        "moment; taken off the site: ev/r1/t3.gcg")
+
+
 def test_the_watch_log_prints_a_warning_when_it_appears_and_an_error_at_each_save(
         tmp_path, capsys) -> None:
     """The annotator of g sees g's problems; h's error, printed once, is then only

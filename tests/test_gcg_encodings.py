@@ -8,6 +8,8 @@ keeps a live game's last good pages, and in none of these is anything lost.
 from __future__ import annotations
 
 import json
+import os
+import time
 
 import pytest
 from conftest import CORPUS
@@ -17,6 +19,7 @@ from pgm.build import BuildOptions, build
 from pgm.crossword import replay
 from pgm.diagnostics import Severity
 from pgm.gcg import parse_gcg
+from pgm.state import SAVE_SETTLE_NS
 
 ISC_GAME = CORPUS / "gcg/macondo__some_isc_game.gcg"
 """``#character-encoding UTF-8`` on line 1, players José Arcadio Buendía and Úrsula
@@ -206,12 +209,16 @@ def test_a_build_with_a_misplaced_or_mistaken_encoding_line_shows_the_names(tmp_
 ], ids=["latin1-note", "encoding-on-line-2"])
 def test_a_live_game_goes_on_updating_past_the_edit(tmp_path, edited: bytes) -> None:
     """Under ``pgm watch`` an error keeps a game's last good pages: a warning must not,
-    or the game's pages would stop following it at the annotator's edit."""
+    or the game's pages would stop following it at the annotator's edit (a new warning
+    only holds a save a second, to tell it from one caught half-way: see
+    test_watch_settling; the saves here are as if a second old)."""
     event = make_event(tmp_path / "ev", {"g.gcg": record_prefix(ISC_GAME.read_bytes(), 5)})
     out = tmp_path / "site"
 
     def saved(data: bytes) -> dict:
         (event / "g.gcg").write_bytes(data)
+        before = time.time_ns() - 2 * SAVE_SETTLE_NS
+        os.utime(event / "g.gcg", ns=(before, before))
         build(BuildOptions(event, out, keep_last_good=True, jobs=1))
         return json.loads((out / "live.json").read_text())["games"][0]
 

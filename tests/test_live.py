@@ -125,9 +125,14 @@ def test_folders_the_build_writes_or_editors_keep_never_start_a_rebuild(tmp_path
     assert relevant(added, event / "r1")
     assert relevant(deleted, event / "r7")
     assert relevant(deleted, event / "r1" / "board-1.gcg")
+    # a record an editor saved as text, for the build to say what to rename it to
+    assert relevant(added, event / "r1" / "board-6.gcg.txt")
 
 
-def test_readers_never_get_a_torn_page_or_a_404_during_rewrites(tmp_path) -> None:
+def test_readers_never_get_a_torn_page_or_a_404_during_rewrites(tmp_path,
+                                                              monkeypatch) -> None:
+    # every rewrite published at once, turns taken back too (see test_watch_settling)
+    monkeypatch.setattr("pgm.workers.SAVE_SETTLE_NS", 0)
     event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(10), "board-2.gcg": RECORD})
     out = tmp_path / "site"
     build(BuildOptions(event, out, keep_last_good=True))
