@@ -69,6 +69,13 @@ def watching(options: BuildOptions, report: Callable[[object], object] = lambda 
     assert not thread.is_alive()
 
 
+def copy_warning(copy: Path, original: Path) -> str:
+    """The warning line of a record that is a copy of another (pgm.event_checks)."""
+    return (f"{copy}:1: warning: the same game as {original} (players and moves): listed "
+            "twice, and counted twice on the player index once it has a result; remove the "
+            "copy, or make one of them a draft in event.yaml")
+
+
 def run_build(*args: str):
     return CliRunner().invoke(main, ["build", *args])
 
