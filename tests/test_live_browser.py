@@ -30,6 +30,7 @@ from sitehelpers import make_event, record_prefix
 
 from pgm.build import BuildOptions, build
 from pgm.live import serve as pgm_serve
+from pgm.state import SAVE_SETTLE_NS
 
 RECORD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
 GUNGI = (CORPUS / "gn/authored__2_every_move_form.gn").read_bytes()
@@ -68,6 +69,9 @@ def test_viewers_follow_a_game_in_progress(tmp_path) -> None:
 
     def save(events: int) -> None:
         (event / "board-1.gcg").write_bytes(prefix(events))
+        # as pgm watch publishes a save that takes turns back: once left alone a moment
+        settled = time.time_ns() - 2 * SAVE_SETTLE_NS
+        os.utime(event / "board-1.gcg", ns=(settled, settled))
         build(BuildOptions(event, out, keep_last_good=True, jobs=1))
 
     build(BuildOptions(event, out, jobs=1))
