@@ -102,7 +102,8 @@ def generate_event(folder: Path, games: int, seed: int = 7) -> list[Path]:
     """``games`` real records in divisions and rounds, each played on one of the turns
     of the board (``board_variants``) and made a game of its own: a record drawn again
     has its first player's name numbered (pgm warns of a copy, a game with the same
-    players and moves), and every record a closing note (so no two share a fingerprint)."""
+    players and moves), the players' names are marked with their table, and every record
+    a closing note (so no two share a fingerprint)."""
     rng = random.Random(seed)
     records = [variant for record in real_records() for variant in board_variants(record)]
     paths = []
@@ -121,6 +122,10 @@ def generate_event(folder: Path, games: int, seed: int = 7) -> list[Path]:
         if repeat > 1:
             record = re.sub(rb"^(#player1 .*?)\r?$", rb"\g<1> %d" % repeat, record, count=1,
                             flags=re.MULTILINE)
+        # a player sits at one table a round: names seated by table, as a real event's
+        # are by the pairings (pgm warns of one player at two tables of a round)
+        record = re.sub(rb"^(#player[12] .*?)\r?$", rb"\g<1> t%d" % (number % 64 + 1), record,
+                        flags=re.MULTILINE)
         path.write_bytes(record.rstrip(b"\r\n") + f"\n#note copy {number}\n".encode())
         paths.append(path)
     return paths

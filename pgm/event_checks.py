@@ -166,7 +166,14 @@ def _event_key(entry: GameEntry) -> tuple[str, ...]:
     differ there are of two events the listing shows as one (``2022/Spring Open/round-1``
     and ``2022/Autumn Cup/round-1``). Folders below the event with no round folder in
     them (a folder per player or per board) tell no events apart."""
-    folders = _folders(entry)
+    return _event_key_of(entry.relative)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _event_key_of(relative: str) -> tuple[str, ...]:
+    """:func:`_event_key` of the record at ``relative``, kept: every rebuild under ``pgm
+    watch`` asks it of every game again."""
+    folders = shown_name(relative).split("/")[:-1]
     rounds = [i for i, folder in enumerate(folders) if names_round(folder)]
     return tuple(f for f in folders[:rounds[-1]] if not names_round(f)) if rounds else ()
 

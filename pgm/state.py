@@ -206,15 +206,13 @@ class BuildState:
             by_folder.setdefault(folder, []).append(name)
         for slug, game in self.games.items():
             by_folder.setdefault(slug, []).extend(game.files)
+        now_ns = time.time_ns()
         for folder, names in by_folder.items():
-            try:
-                present = set(os.listdir(out / folder))
-            except OSError:
-                present = set()
-            for name in names:
-                if name not in present:
-                    return f"{folder}/{name}" if folder else name
+            missing = _first_not_in(os.path.join(out, folder), names, now_ns)
+            if missing is not None:
+                return f"{folder}/{missing}" if folder else missing
         return None
+
 
     def chunks(self, keep: bool = False) -> Iterator[bytes]:
         """The compact JSON in UTF-8, game by game, so that it can be written without
@@ -263,6 +261,29 @@ def _identity(path: Path) -> tuple[int, int, int]:
     """A state file is replaced by rename, never rewritten in place: a new inode."""
     info = path.stat()
     return info.st_ino, info.st_size, info.st_mtime_ns
+
+
+_holding: dict[str, int] = {}
+"""Folders found holding every file listed in them, with their modification time then:
+a watch session's next rebuild lists a folder again only if something in it changed
+(a file removed from a folder changes its time)."""
+
+
+def _first_not_in(folder: str, names: list[str], now_ns: int) -> str | None:
+    """The first of ``names`` not in ``folder``. A folder's time is trusted once it is
+    older than ``SETTLED_NS``, as a record's stamp is: a file removed in the same tick
+    of the file clock as the listing would leave it as it was."""
+    try:
+        changed = os.stat(folder).st_mtime_ns
+        if _holding.get(folder) == changed:
+            return None
+        present = set(os.listdir(folder))
+    except OSError:
+        return names[0] if names else None
+    missing = next((name for name in names if name not in present), None)
+    if missing is None and changed < now_ns - SETTLED_NS:
+        _holding[folder] = changed
+    return missing
 
 
 def load_state(out: Path, records: Sequence[str] = ()) -> BuildState | None:
