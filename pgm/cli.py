@@ -248,6 +248,8 @@ def _rebuilt(outcome: BuildResult) -> str:
                 "moment") if outcome.settling else ""
     removed = (f"; taken off the site: {_first_few(outcome.removed)}"
                if outcome.removed else "")
+    if outcome.missing:
+        removed += f"; {outcome.missing} was missing from the site: it was made again in full"
     return (f"{outcome.rendered_games} game(s) rebuilt{games}; {outcome.files_written} "
             f"file(s) written in {outcome.seconds * 1000:.0f} ms{kept}{settling}{removed}")
 

@@ -44,6 +44,9 @@ _PLAY = EventKind.PLAY
 """Held in a name: naming an enum member is slow on Python 3.11, and most lines are plays."""
 _KEYWORDS = {"(challenge)": EventKind.CHALLENGE_BONUS, "(time)": EventKind.TIME_PENALTY}
 """The words in parentheses the spec gives event lines, as it writes them."""
+_TYPO_LENGTH = 6
+"""The shortest word in parentheses taken for a mistyped keyword: ``(chalenge)``; a
+shorter one (``(tie)``, ``(tme)``) may be a rack, and is read as its tiles."""
 _RACK_TILES = 7
 """The most tiles a rack holds: the spec's exchange of "the number of tiles (1-7)"."""
 
@@ -128,7 +131,7 @@ def _end_tiles(token: str, plain: bool) -> str:
     but is a letter or two from a keyword (``(chalenge)``) is that keyword mistyped:
     read as tiles, it would become a rack penalty, with as many confusing warnings."""
     text = token[1:-1]
-    if not _could_be_tiles(text, plain):
+    if len(text) >= _TYPO_LENGTH and not _could_be_tiles(text, plain):
         words = [keyword[1:-1] for keyword in _KEYWORDS]
         close = difflib.get_close_matches(text.casefold(), words, n=1, cutoff=0.75)
         if close:

@@ -35,8 +35,7 @@ from pgm.state import SAVE_SETTLE_NS
 Report = Callable[[BuildResult | BuildError], None]
 
 
-_SEARCHED_SUFFIXES = RECORD_EXTENSIONS + (".yaml", ".yml", ".txt")
-""".yml and .txt to warn of them at once: an event.yml, a record saved as ``.gcg.txt``."""
+_SEARCHED_SUFFIXES = RECORD_EXTENSIONS + (".yaml", ".yml")  # .yml: to warn of it
 _THEME_SUFFIXES = (".html", ".css", ".js")
 
 
@@ -60,7 +59,14 @@ def _relevant(event: Path, out: Path, change: watchfiles.Change, path: str) -> b
         return True
     if any(part.startswith("_") for part in below):
         return False
-    return suffix in _SEARCHED_SUFFIXES or _folder_came_or_went(change, candidate)
+    return suffix in _SEARCHED_SUFFIXES or _saved_as_text(candidate) or \
+        _folder_came_or_went(change, candidate)
+
+
+def _saved_as_text(path: Path) -> bool:
+    """A record an editor saved as text (``table-6.gcg.txt``), for the build to say at
+    once what to rename it to; not every ``.txt`` (a pairing program writes many)."""
+    return path.suffix.lower() == ".txt" and Path(path.stem).suffix.lower() in RECORD_EXTENSIONS
 
 
 def _folder_came_or_went(change: watchfiles.Change, path: Path) -> bool:
@@ -88,6 +94,10 @@ def rebuild(options: BuildOptions, report: Report,
     return result
 
 
+def _settle_seconds() -> float:
+    return SAVE_SETTLE_NS / 1e9
+
+
 def watch(options: BuildOptions, report: Report, stop: threading.Event | None = None,
           on_build: Callable[[BuildResult | None], None] | None = None,
           waiting: Callable[[str], None] | None = None) -> None:
@@ -105,17 +115,14 @@ def watch(options: BuildOptions, report: Report, stop: threading.Event | None = 
             result = rebuild(options, report, waiting)
             if on_build:
                 on_build(result)
-            if result is None or not result.settling or stop.wait(_SETTLE_SECONDS):
+            if result is None or not result.settling or stop.wait(_settle_seconds()):
                 return
 
     settled_rebuild()
     for changes in _changes(options.event_dir, partial(_relevant, options.event_dir.resolve(),
                                                        out), stop):
-        if changes and not (_record_gone(changes) and stop.wait(_SETTLE_SECONDS)):
+        if changes and not (_record_gone(changes) and stop.wait(_settle_seconds())):
             settled_rebuild()
-
-
-_SETTLE_SECONDS = SAVE_SETTLE_NS / 1e9
 
 
 def _record_gone(changes: set[tuple[watchfiles.Change, str]]) -> bool:

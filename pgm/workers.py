@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import signal
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -31,7 +31,7 @@ from pgm.output import write_files
 from pgm.render import Theme, make_environment, placed, template_failure, template_frame
 from pgm.resources import builtin_dir
 from pgm.site_pages import render_game_files
-from pgm.state import SAVE_SETTLE_NS, GameState
+from pgm.state import COARSE_SETTLED_NS, SAVE_SETTLE_NS, GameState
 
 if TYPE_CHECKING:
     from pgm.diagnostics import Diagnostic
@@ -239,7 +239,7 @@ def _failed(worker: _Worker, task: GameTask, data: bytes | None, problem: str,
 
 def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState,
                     problems: tuple[Diagnostic, ...]) -> GameOutcome | None:
-    """The game's last good pages, while its record (``now``) does not replay: kept as
+    """The game's last good pages, while its record does not replay: kept as
     they are in place, or made again from the replaced site's copy of the record by a
     full build (templates or configuration changed). The state keeps ``problems`` (the
     record's as saved now), for the build to report, and no fingerprint, so that the
@@ -339,12 +339,26 @@ def _unsettled(previous: GameState, entry: GameEntry, saved_ns: int) -> bool:
     are kept until it has been left alone that long; then it is published as it is (an
     annotator taking a move back, a total that is wrong). A save with an error is
     ``_broken_by_save``'s to judge."""
-    if previous.entry.failed or entry.errors or \
-            time.time_ns() - saved_ns >= SAVE_SETTLE_NS:
+    if previous.entry.failed or entry.errors or not _just_saved(saved_ns):
         return False
-    shown = {str(d) for d in previous.entry.diagnostics}
     return entry.turns < previous.entry.turns or \
-        any(str(d) not in shown for d in entry.diagnostics)
+        bool(_problems(entry) - _problems(previous.entry))
+
+
+def _just_saved(saved_ns: int) -> bool:
+    """Whether a file written at ``saved_ns`` was saved less than ``SAVE_SETTLE_NS`` ago.
+    A time in the future (a file synced from a machine whose clock is ahead) is no save
+    just made: it would be held until the clock caught up. File systems that keep whole
+    seconds round a time down by up to two (FAT): the wait is longer there."""
+    age = time.time_ns() - saved_ns
+    coarse = saved_ns % 1_000_000_000 == 0
+    return 0 <= age < SAVE_SETTLE_NS + (COARSE_SETTLED_NS if coarse else 0)
+
+
+def _problems(entry: GameEntry) -> Counter[tuple[str, str]]:
+    """The record's problems without their lines: a line inserted above them (a note)
+    moves them, and makes none new."""
+    return Counter((d.severity.value, d.message) for d in entry.diagnostics)
 
 
 def _moved_on(previous: GameState, entry: GameEntry) -> bool:

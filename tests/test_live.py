@@ -127,6 +127,7 @@ def test_folders_the_build_writes_or_editors_keep_never_start_a_rebuild(tmp_path
     assert relevant(deleted, event / "r1" / "board-1.gcg")
     # a record an editor saved as text, for the build to say what to rename it to
     assert relevant(added, event / "r1" / "board-6.gcg.txt")
+    assert not relevant(added, event / "r1" / "pairings.txt")  # a pairing program's
 
 
 def test_readers_never_get_a_torn_page_or_a_404_during_rewrites(tmp_path,

@@ -72,6 +72,28 @@ def test_a_running_total_half_typed_is_not_published_until_left_alone(tmp_path) 
     assert [d.message for d in wrong.diagnostics] == ["cumulative score is 6, but 40 +22 = 62"]
 
 
+def test_a_record_whose_time_is_ahead_of_the_clock_is_published_at_once(tmp_path) -> None:
+    """A file synced from a machine whose clock is ahead is no save just made: held, it
+    would stay held, the watch building again every second, until the clock caught up."""
+    event, out = _event(tmp_path, 10)
+    (event / "g.gcg").write_bytes(record_prefix(RECORD, 5))
+    ahead = time.time_ns() + 3600 * 10**9
+    os.utime(event / "g.gcg", ns=(ahead, ahead))
+    result = _watch_build(event, out)
+    assert result.settling == [] and _turns(out) == 5
+
+
+def test_a_note_added_above_a_warning_is_no_new_warning(tmp_path) -> None:
+    event, out = _event(tmp_path, 4)
+    typo = record_prefix(RECORD, 5).replace(b"+22 62", b"+22 61")  # a wrong total
+    (event / "g.gcg").write_bytes(typo)
+    _left_alone(event / "g.gcg")
+    assert _watch_build(event, out).rebuilt
+    (event / "g.gcg").write_bytes(typo.replace(b"+18 18\n", b"+18 18\n#note well played\n"))
+    moved = _watch_build(event, out)  # the warning is a line further down: the same one
+    assert moved.rebuilt and moved.settling == []
+
+
 def test_a_build_that_is_not_watching_publishes_the_record_as_it_is(tmp_path) -> None:
     event, out = _event(tmp_path, 10)
     (event / "g.gcg").write_bytes(record_prefix(RECORD, 5))
