@@ -213,7 +213,6 @@ class BuildState:
                 return f"{folder}/{missing}" if folder else missing
         return None
 
-
     def chunks(self, keep: bool = False) -> Iterator[bytes]:
         """The compact JSON in UTF-8, game by game, so that it can be written without
         being held whole; with ``keep``, each game's part is kept on its state, so the
@@ -411,9 +410,15 @@ def record_print(path: Path, known: RecordPrint | None, now_ns: int) -> RecordPr
 
 
 def _settled(info: os.stat_result, now_ns: int) -> bool:
-    coarse = info.st_mtime_ns % 1_000_000 == 0 or info.st_ctime_ns % 1_000_000 == 0
+    coarse = coarse_time(info.st_mtime_ns) or coarse_time(info.st_ctime_ns)
     age = COARSE_SETTLED_NS if coarse else SETTLED_NS
     return max(info.st_mtime_ns, info.st_ctime_ns) < now_ns - age
+
+
+def coarse_time(ns: int) -> bool:
+    """Whether a file time is of a file system that keeps whole seconds or coarser (see
+    ``COARSE_SETTLED_NS``): a time without a fraction of a millisecond."""
+    return ns % 1_000_000 == 0
 
 
 def _stamp(info: os.stat_result) -> Stamp:

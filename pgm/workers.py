@@ -31,7 +31,7 @@ from pgm.output import write_files
 from pgm.render import Theme, make_environment, placed, template_failure, template_frame
 from pgm.resources import builtin_dir
 from pgm.site_pages import render_game_files
-from pgm.state import COARSE_SETTLED_NS, SAVE_SETTLE_NS, GameState
+from pgm.state import COARSE_SETTLED_NS, SAVE_SETTLE_NS, GameState, coarse_time
 
 if TYPE_CHECKING:
     from pgm.diagnostics import Diagnostic
@@ -209,16 +209,10 @@ def _load_and_render(worker: _Worker, task: GameTask, data: bytes, saved_ns: int
     """``saved_ns``: when the record was last written."""
     game = worker.load_game(task.source, task.settings, data)
     previous = task.previous
-    if task.keep_last_good and previous is not None and \
-            _broken_by_save(previous, game.entry) and not _moved_on(previous, game.entry):
-        kept = _keep_last_good(worker, task, previous, game.entry.diagnostics)
+    if task.keep_last_good and previous is not None:
+        kept = _kept_while_watching(worker, task, previous, game.entry, saved_ns)
         if kept is not None:
             return kept
-    if task.keep_last_good and previous is not None and \
-            _unsettled(previous, game.entry, saved_ns):
-        held = _keep_last_good(worker, task, previous, previous.diagnostics)
-        if held is not None:
-            return replace(held, settling=True)
     # Any build, not only pgm watch's: a director's build (or a cron job's) while a line
     # is half typed must not stop the spectators' pages from following the game.
     if previous is not None and _followed_through_error(task, previous, game.entry):
@@ -235,6 +229,18 @@ def _failed(worker: _Worker, task: GameTask, data: bytes | None, problem: str,
 
     game = failed_game(task.source, task.settings, data, problem)
     return _render(worker, task, game).outcome(fingerprint, game.entry, False, False)
+
+
+def _kept_while_watching(worker: _Worker, task: GameTask, previous: GameState,
+                         entry: GameEntry, saved_ns: int) -> GameOutcome | None:
+    """The game's last pages, kept while the record as saved now (``entry``) is broken
+    (``_broken_by_save``) or looks caught half-way (``_unsettled``); None to render it."""
+    if _broken_by_save(previous, entry) and not _moved_on(previous, entry):
+        return _keep_last_good(worker, task, previous, entry.diagnostics)
+    if _unsettled(previous, entry, saved_ns):
+        held = _keep_last_good(worker, task, previous, previous.diagnostics)
+        return replace(held, settling=True) if held is not None else None
+    return None
 
 
 def _keep_last_good(worker: _Worker, task: GameTask, previous: GameState,
@@ -349,10 +355,9 @@ def _just_saved(saved_ns: int) -> bool:
     """Whether a file written at ``saved_ns`` was saved less than ``SAVE_SETTLE_NS`` ago.
     A time in the future (a file synced from a machine whose clock is ahead) is no save
     just made: it would be held until the clock caught up. File systems that keep whole
-    seconds round a time down by up to two (FAT): the wait is longer there."""
+    seconds round a time down, by up to two (FAT): the wait is longer there."""
     age = time.time_ns() - saved_ns
-    coarse = saved_ns % 1_000_000_000 == 0
-    return 0 <= age < SAVE_SETTLE_NS + (COARSE_SETTLED_NS if coarse else 0)
+    return 0 <= age < SAVE_SETTLE_NS + (COARSE_SETTLED_NS if coarse_time(saved_ns) else 0)
 
 
 def _problems(entry: GameEntry) -> Counter[tuple[str, str]]:
