@@ -185,12 +185,13 @@ def _build(options: BuildOptions, progress: Callable[[int], Progress] | None,
     replaced = None
     result = BuildResult(out, diagnostics=list(event.configs.diagnostics),
                          records=len(event.found))
-    if state is not None and state.site_fingerprint == site_print:
-        result.missing = state.first_missing(out)
-    if state is not None and (state.site_fingerprint != site_print or result.missing):
-        # templates, configuration or pgm changed, or a file of the site went missing:
-        # render everything
-        replaced, state = state, None
+    if state is not None:
+        if state.site_fingerprint == site_print:
+            result.missing = state.first_missing(out)
+        if state.site_fingerprint != site_print or result.missing:
+            # templates, configuration or pgm changed, or a file of the site went
+            # missing: render everything
+            replaced, state = state, None
     if event.empty is not None:  # an event with no records yet (_read_event refused others)
         result.diagnostics.append(event.empty)
     wrong = wrong_folder(event_dir, (overlay.folder for overlay in event.configs.overlays))

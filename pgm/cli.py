@@ -134,8 +134,7 @@ def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
     lines = [f"{_what_was_built(result)}: {result.errors} error(s), {result.warnings} "
              f"warning(s). Open {shown_name(str(result.out / 'index.html'))}"]
     if result.missing:
-        lines.append(f"{shown_name(str(result.out / result.missing))} was missing from the "
-                     "site: it was made again in full")
+        lines.append(_made_again(result))
     shown = [record for record in result.broken_games if record not in result.not_shown]
     if shown:
         lines.append("Records with errors (rendered up to the problem): " + named(shown))
@@ -248,10 +247,16 @@ def _rebuilt(outcome: BuildResult) -> str:
                 "moment") if outcome.settling else ""
     removed = (f"; taken off the site: {_first_few(outcome.removed)}"
                if outcome.removed else "")
-    if outcome.missing:
-        removed += f"; {outcome.missing} was missing from the site: it was made again in full"
+    missing = f"; {_made_again(outcome)}" if outcome.missing else ""
     return (f"{outcome.rendered_games} game(s) rebuilt{games}; {outcome.files_written} "
-            f"file(s) written in {outcome.seconds * 1000:.0f} ms{kept}{settling}{removed}")
+            f"file(s) written in {outcome.seconds * 1000:.0f} ms{kept}{settling}{removed}"
+            f"{missing}")
+
+
+def _made_again(result: BuildResult) -> str:
+    """Why a build made the whole site again: a file of it was found missing."""
+    return (f"{shown_name(str(result.out / str(result.missing)))} was missing from the site: "
+            "it was made again in full")
 
 
 @main.command()
