@@ -157,8 +157,9 @@ class _SamePlace:
             yield game, (self.games[first], len(self.games) - self.sizes[group])
 
 
-def _folders(entry: GameEntry) -> list[str]:
-    return shown_name(entry.relative).split("/")[:-1]
+def _folders(relative: str) -> list[str]:
+    """The folders of the record at ``relative``, below the event, as named."""
+    return shown_name(relative).split("/")[:-1]
 
 
 def _event_key(entry: GameEntry) -> tuple[str, ...]:
@@ -173,7 +174,7 @@ def _event_key(entry: GameEntry) -> tuple[str, ...]:
 def _event_key_of(relative: str) -> tuple[str, ...]:
     """:func:`_event_key` of the record at ``relative``, kept: every rebuild under ``pgm
     watch`` asks it of every game again."""
-    folders = shown_name(relative).split("/")[:-1]
+    folders = _folders(relative)
     rounds = [i for i, folder in enumerate(folders) if names_round(folder)]
     return tuple(f for f in folders[:rounds[-1]] if not names_round(f)) if rounds else ()
 
@@ -190,7 +191,7 @@ def _same_place(game: GameEntry, found: tuple[GameEntry, int], where: str,
                 named: Callable[[str], str]) -> str:
     other, count = found
     also = f" (and {count - 1} other game{'s' if count > 2 else ''})" if count > 1 else ""
-    folders, others = _folders(game), _folders(other)
+    folders, others = _folders(game.relative), _folders(other.relative)
     if folders == others:
         return (f"listed at {where}, as is {named(other.relative)}{also} in the same folder: "
                 "two games at one table; correct the table in the file name, "
@@ -232,7 +233,7 @@ def _hidden(folders: list[str], others: list[str], division: str | None
 def _example(game: GameEntry, named: Callable[[str], str]) -> str:
     """A division that tells the game's folder apart (its folders but the rounds), and
     the ``event.yaml`` to set it in: in the innermost of those folders."""
-    folders = _folders(game)
+    folders = _folders(game.relative)
     kept = [f for f in folders if not names_round(f)]
     depth = max(i for i, f in enumerate(folders) if not names_round(f)) + 1
     place = Path(named(game.relative)).parents[len(folders) - depth] / "event.yaml"
