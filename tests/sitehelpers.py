@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from pgm.build import BuildOptions
 from pgm.cli import main
 from pgm.live import watch
+from pgm.state import STATE_NAME
 
 
 def make_event(root: Path, files: dict[str, str | bytes]) -> Path:
@@ -74,6 +75,14 @@ def copy_warning(copy: Path, original: Path) -> str:
     return (f"{copy}:1: warning: the same game as {original} (players and moves): listed "
             "twice, and counted twice on the player index once it has a result; remove the "
             "copy, or make one of them a draft in event.yaml")
+
+
+def site_files(out: Path) -> dict[str, bytes]:
+    """Every file a spectator can load, by path. The build's own bookkeeping is left
+    out: it records a record's file time only once the save has settled (1 s), so two
+    builds of the same site can differ there."""
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and p.name != STATE_NAME}
 
 
 def run_build(*args: str):

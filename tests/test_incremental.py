@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import CORPUS
-from sitehelpers import make_event, record_prefix, text_of
+from sitehelpers import make_event, record_prefix, site_files, text_of
 
 from pgm import changes
 from pgm.build import BuildOptions, build
@@ -79,15 +79,12 @@ def test_a_file_of_the_site_deleted_by_hand_is_made_again(tmp_path, lost) -> Non
     event, out = _event(tmp_path)
     build(BuildOptions(event, out))
     (out / "static/club-logo.png").write_bytes(b"\x89PNG")  # the user's, kept
-    before = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
-              if p.is_file()}
+    before = site_files(out)
     gone = out / lost
     shutil.rmtree(gone) if gone.is_dir() else gone.unlink()
     result = build(BuildOptions(event, out))
     assert result.missing is not None and result.missing.startswith(lost)
-    after = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
-             if p.is_file()}
-    assert after == before
+    assert site_files(out) == before
     again = build(BuildOptions(event, out))
     assert again.missing is None and again.rendered_games == 0
 

@@ -10,7 +10,7 @@ import jinja2
 import pytest
 from conftest import CORPUS, ROOT
 from markupsafe import Markup
-from sitehelpers import make_event, record_prefix
+from sitehelpers import make_event, record_prefix, site_files
 
 import pgm.crossword_turns
 import pgm.page_plan
@@ -19,11 +19,6 @@ from pgm.build import BuildOptions, build
 from pgm.render import make_environment, printed
 
 RECORDS = sorted((CORPUS / "gcg").glob("*.gcg")) + sorted((CORPUS / "gcg-nonexact").glob("*.gcg"))
-
-
-def site_files(out) -> dict[str, bytes]:
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
-            if p.is_file() and p.name != ".pgm-state.json"}
 
 
 @pytest.mark.parametrize("base_url", [None, "https://example.org/club/"])
