@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from pgm.build_errors import BuildError, OutputFolderError
 from pgm.changes import Change, Plan, plan_games
 from pgm.config import ConfigSet, base_url_problem, load_configs
+from pgm.config_kept import load_kept_configs
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import (
     Source,
@@ -75,6 +76,10 @@ class BuildOptions:
     """A local preview (``pgm serve``): built with no public address, whatever
     ``base_url`` says, so that the pages that name the site's address (the 404 page,
     canonical links, the sitemap) lead within the preview, wherever it is opened."""
+    good_configs: dict[Path, bytes] | None = field(default=None, compare=False)
+    """While watching: each ``event.yaml``'s last text without errors, read in place of
+    a save with errors (pgm.config_kept); None: a configuration with errors stops the
+    build."""
 
 
 @dataclass
@@ -114,6 +119,8 @@ class BuildResult:
     """Records found, drafts too (``games`` leaves drafts out)."""
     missing: str | None = None
     """A file the site had, found missing (deleted by hand): the site was made again."""
+    kept_configs: list[str] = field(default_factory=list)
+    """The ``event.yaml`` files with errors read at their last good version (watching)."""
 
     @property
     def rendered_games(self) -> int:
@@ -183,8 +190,10 @@ def _build(options: BuildOptions, progress: Callable[[int], Progress] | None,
     site_print = site_fingerprint(event.configs, event.theme_files)
     remove_leftovers(out)
     replaced = None
-    result = BuildResult(out, diagnostics=list(event.configs.diagnostics),
-                         records=len(event.found))
+    result = BuildResult(out, diagnostics=[*event.configs.set_aside,
+                                           *event.configs.diagnostics],
+                         records=len(event.found),
+                         kept_configs=sorted({d.path for d in event.configs.set_aside}))
     if state is not None:
         if state.site_fingerprint == site_print:
             result.missing = state.first_missing(out)
@@ -232,7 +241,11 @@ def _read_event(options: BuildOptions, out: Path, hold: Callable[[Path], None]
     hold(out)  # the site's lock, before its state is read
     state = load_state(out, found) if (out / MARKER).is_file() else None
     sources = make_sources(root, found, state.slugs() if state is not None else None)
-    configs = load_configs(root, found, {"base_url": options.base_url})
+    overrides = {"base_url": options.base_url}
+    if options.good_configs is None:
+        configs = load_configs(root, found, overrides)
+    else:
+        configs = load_kept_configs(root, found, overrides, options.good_configs)
     if options.preview:
         configs.event = replace(configs.event, base_url=None)
     if configs.has_errors:

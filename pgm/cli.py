@@ -226,7 +226,8 @@ class _RebuildLog:
             shown.add(text)
             if text in self._shown and (diagnostic.severity is Severity.WARNING or
                                         diagnostic.path not in saved):
-                if diagnostic.severity is Severity.ERROR:
+                if diagnostic.severity is Severity.ERROR and \
+                        diagnostic.path not in outcome.kept_configs:  # the summary says so
                     unchanged.append(diagnostic.path)
                 continue
             click.echo(f"{stamp} {text}", err=True)
@@ -248,9 +249,11 @@ def _rebuilt(outcome: BuildResult) -> str:
     removed = (f"; taken off the site: {_first_few(outcome.removed)}"
                if outcome.removed else "")
     missing = f"; {_made_again(outcome)}" if outcome.missing else ""
+    configs = (f"; {_first_few(outcome.kept_configs)} has errors: built with its last good "
+               "version until they are fixed") if outcome.kept_configs else ""
     return (f"{outcome.rendered_games} game(s) rebuilt{games}; {outcome.files_written} "
             f"file(s) written in {outcome.seconds * 1000:.0f} ms{kept}{settling}{removed}"
-            f"{missing}")
+            f"{missing}{configs}")
 
 
 def _made_again(result: BuildResult) -> str:

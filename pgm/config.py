@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from pgm.config_games import Glob, check_games, make_glob, matches, titled_alike
 from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.discover import CONFIG_NAME, shown_name, special_kind
-from pgm.event_yaml import Entry, Written, read_entries
+from pgm.event_yaml import Entry, Written, config_bytes, read_entries
 from pgm.yaml_hints import with_yaml_hints
 
 
@@ -111,6 +111,11 @@ class ConfigSet:
     _folders: dict[str, _FolderSettings] = field(default_factory=dict, repr=False,
                                                  compare=False)
     """By record folder: a large event has thousands of records in a few folders."""
+    texts: dict[Path, bytes] = field(default_factory=dict, repr=False, compare=False)
+    """What each ``event.yaml`` held as read, for a watch to keep the last good one."""
+    set_aside: list[Diagnostic] = field(default_factory=list, repr=False, compare=False)
+    """The errors of the files read at their last good version instead (see
+    pgm.config_kept); ``diagnostics`` are those of what was read."""
 
     def settings_for(self, record: Path) -> GameSettings:
         """Root defaults, then each enclosing folder's keys and the ``games:`` patterns
@@ -175,13 +180,14 @@ def event_claim(path: Path) -> int:
     return 1 if "title" in keys else 0
 
 
-def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | None = None
-                 ) -> ConfigSet:
+def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | None = None,
+                 texts: dict[Path, bytes] | None = None) -> ConfigSet:
     """Read ``event.yaml`` in ``root`` and in every folder from it down to each record.
 
     ``records`` are the event's records as found below ``root`` ('/' separators):
     ``games:`` entries are checked against them. A caller that gives none has not looked
     for records, so nothing is checked then (rather than every entry reported).
+    ``texts`` are files read as given there instead of from the disk.
     """
     diagnostics: list[Diagnostic] = []
     overlays: list[Overlay] = []
@@ -193,12 +199,14 @@ def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | Non
     by_folder = {Path(root, below): found for below, found in names.items()}
     sinks = []
     titles: list[tuple[str, int] | None] = []
+    held: dict[Path, bytes] = {}
     for folder in _config_folders(root, names):
         path = folder / CONFIG_NAME
         if not path.is_file():
             continue
         sink = DiagnosticSink(shown_name(str(path)))
-        entries = read_entries(path, sink)
+        data = held[path] = texts[path] if texts and path in texts else config_bytes(path, sink)
+        entries = read_entries(path, sink, data)
         sink.items = with_yaml_hints(sink.items, path)
         overlay, event_part = _split_entries(entries, folder == root, sink, folder)
         games = check_games(overlay[1], folder, by_folder, sink)
@@ -209,7 +217,7 @@ def load_configs(root: Path, records: list[str], overrides: dict[str, Any] | Non
         titles.append(next(((overlay[0]["title"], entry.line) for entry in entries
                             if entry.key == "title" and "title" in overlay[0]), None))
     event_values.update({k: v for k, v in (overrides or {}).items() if v is not None})
-    configs = ConfigSet(root, _event_config(event_values), overlays, diagnostics)
+    configs = ConfigSet(root, _event_config(event_values), overlays, diagnostics, texts=held)
     for read, title, sink in zip(overlays, titles, sinks, strict=True):
         if by_folder:  # the records looked for: a title given many games is told
             titled_alike(read.folder, title, read.games, by_folder, configs.settings_for, sink)

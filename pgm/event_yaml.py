@@ -39,15 +39,23 @@ class Entry:
         return self.lines[names] if names else self.line
 
 
-def read_entries(path: Path, sink: DiagnosticSink) -> list[Entry]:
-    """The top-level entries; syntax errors become diagnostics."""
-    import yaml  # only an event with an event.yaml pays for the YAML parser
-
+def config_bytes(path: Path, sink: DiagnosticSink) -> bytes:
+    """The file's bytes; none, with an error, when it cannot be read."""
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         sink.error(0, f"cannot read the configuration: {exc}")
-        return []
+        return b""
+
+
+def read_entries(path: Path, sink: DiagnosticSink, data: bytes | None = None
+                 ) -> list[Entry]:
+    """The top-level entries of the file, or of ``data`` read from it; syntax errors
+    become diagnostics."""
+    import yaml  # only an event with an event.yaml pays for the YAML parser
+
+    if data is None:
+        data = config_bytes(path, sink)
     text = _utf8_text(data, sink)
     if text is None:
         return []
@@ -77,7 +85,7 @@ def _utf8_text(data: bytes, sink: DiagnosticSink) -> str | None:
     Windows-1250, Mac Roman...). A wrong guess would put garbled text into the event
     title on every page, with only a warning that a director busy with a round may not
     read; the error names the line and column, costs one "save as UTF-8", and stops the
-    build before anything is written (``pgm watch`` keeps the last good site meanwhile).
+    build before anything is written (``pgm watch`` reads the file's last good version).
     A record's own text is only its game's, and GCG says ISO-8859-1 is its default.
     UTF-16 (Notepad's "Unicode") is no guess, and YAML allows it: read with a warning."""
     text = utf16_text(data, sink, "UTF-8")

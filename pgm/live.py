@@ -105,7 +105,7 @@ def watch(options: BuildOptions, report: Report, stop: threading.Event | None = 
     ``on_build`` is called after each build with its result (None: it failed), and
     ``waiting`` when a build waits for another writing the site."""
     out = (options.out or options.event_dir / "_site").resolve()
-    options = replace(options, out=out, keep_last_good=True)
+    options = replace(options, out=out, keep_last_good=True, good_configs={})
     stop = stop or threading.Event()
 
     def settled_rebuild() -> None:

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from conftest import CORPUS
 from sitehelpers import make_event, run_build, wait_for, watching
 
-from pgm.build import BuildError, BuildOptions
+from pgm.build import BuildOptions, BuildResult
 from pgm.cli import main
 from pgm.config import load_configs
 
@@ -309,25 +309,25 @@ def test_pgm_check_reports_an_event_yaml_that_is_not_utf8_as_the_build_does(tmp_
         assert result.exit_code == 1 and result.stdout == expected
 
 
-def test_watch_keeps_the_last_good_site_while_event_yaml_is_not_utf8(tmp_path) -> None:
+def test_watch_keeps_the_last_good_title_while_event_yaml_is_not_utf8(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {"g.gcg": GOOD, "event.yaml": "title: Coupe\n"})
     out = tmp_path / "site"
     reports: list[object] = []
 
-    def failed() -> list[BuildError]:
-        return [r for r in reports if isinstance(r, BuildError)]
+    def kept() -> list[BuildResult]:
+        return [r for r in reports if isinstance(r, BuildResult) and r.kept_configs]
 
     with watching(BuildOptions(event, out), reports.append):
         assert wait_for(lambda: reports)
         time.sleep(0.3)  # let the watcher settle before the director saves
         (event / "event.yaml").write_bytes(b"title: Coupe d\xe9t\xe9\n")
-        assert wait_for(failed)
+        assert wait_for(kept)
         assert "<title>Coupe</title>" in (out / "index.html").read_text()
         (event / "event.yaml").write_text("title: Coupe d’été\n", encoding="utf-8")
         assert wait_for(lambda: "<title>Coupe d’été</title>" in (out / "index.html").read_text())
-    assert str(failed()[0]) == ("the event configuration has errors:\n"
-                                f"{event / 'event.yaml'}:1: error: not UTF-8 (byte 0xE9 at "
-                                "column 15); save the file as UTF-8")
+    assert [str(d) for d in kept()[0].diagnostics] == [
+        f"{event / 'event.yaml'}:1: error: not UTF-8 (byte 0xE9 at column 15); save the file "
+        "as UTF-8"]
 
 
 def test_games_entries_with_dot_slash_or_backslashes_apply_to_their_record(tmp_path) -> None:
