@@ -173,18 +173,21 @@ def _sitemap(base_url: str, entries: list[GameEntry], keep: bool) -> Iterator[st
     game_urls = _game_urls if keep else _game_urls.__wrapped__
     yield ('<?xml version="1.0" encoding="UTF-8"?>\n'
            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n')
-    yield _url(base, "index.html") + _url(base, "players.html")
+    latest = max((entry.updated for entry in entries), default="")
+    yield _url(base, "index.html", latest) + _url(base, "players.html", latest)
     for entry in entries:
-        yield game_urls(base, entry.slug, entry.turns)
+        yield game_urls(base, entry.slug, entry.turns, entry.updated)
     yield "</urlset>\n"
 
 
 @functools.lru_cache(maxsize=65_536)
-def _game_urls(base: str, slug: str, turns: int) -> str:
-    """A game's lines of the sitemap: its page and every turn page."""
+def _game_urls(base: str, slug: str, turns: int, updated: str) -> str:
+    """A game's lines of the sitemap: its page and every turn page, last changed when
+    its record was (what a search engine reads to know which pages to fetch again)."""
     pages = ["index.html"] + [f"{n}.html" for n in range(1, turns + 1)]
-    return "".join(_url(base, f"{slug}/{page}") for page in pages)
+    return "".join(_url(base, f"{slug}/{page}", updated) for page in pages)
 
 
-def _url(base: str, path: str) -> str:
-    return f"<url><loc>{escape(f'{base}/{path}', quote=False)}</loc></url>\n"
+def _url(base: str, path: str, updated: str) -> str:
+    lastmod = f"<lastmod>{updated}</lastmod>" if updated else ""
+    return f"<url><loc>{escape(f'{base}/{path}', quote=False)}</loc>{lastmod}</url>\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -614,12 +615,19 @@ def test_a_damaged_or_unusable_template_cache_is_passed_by(tmp_path, code_cache)
 
 def test_base_url_adds_sitemap_and_canonical_links(tmp_path) -> None:
     event = make_event(tmp_path / "ev", {"g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
-                                         .read_bytes()})
+                                         .read_bytes(), "h.gcg": (CORPUS / "gcg/liwords__r2_tim.gcg").read_bytes()})
+    os.utime(event / "g.gcg", (0, 1_700_000_000))
+    os.utime(event / "h.gcg", (0, 1_600_000_000))
     result = run_build(str(event), "-o", str(tmp_path / "o"), "--base-url",
                        "https://example.org/club/")
     assert result.exit_code == 0
     sitemap = (tmp_path / "o/sitemap.xml").read_text()
-    assert "<loc>https://example.org/club/g/1.html</loc>" in sitemap
+    assert ("<url><loc>https://example.org/club/g/1.html</loc>"
+            "<lastmod>2023-11-14T22:13:20+00:00</lastmod></url>") in sitemap
+    assert ("<url><loc>https://example.org/club/h/index.html</loc>"
+            "<lastmod>2020-09-13T12:26:40+00:00</lastmod></url>") in sitemap
+    assert ("<url><loc>https://example.org/club/index.html</loc>"
+            "<lastmod>2023-11-14T22:13:20+00:00</lastmod></url>") in sitemap
     assert ('<link rel="canonical" href="https://example.org/club/index.html">'
             in (tmp_path / "o/index.html").read_text())
 
