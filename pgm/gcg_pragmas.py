@@ -227,8 +227,15 @@ def _shown(text: str, limit: int = 40) -> str:
 def _meant_pragma(keyword: str) -> str:
     """``: did you mean #player2?`` for an unknown keyword a letter or two from a known
     one (``#plyer2``), else nothing: a tool's own pragma is no typo of ours."""
-    close = difflib.get_close_matches(keyword, _KNOWN_PRAGMAS, n=1, cutoff=0.75)
-    return f": did you mean #{close[0]}?" if close else ""
+    close = difflib.get_close_matches(keyword, _KNOWN_PRAGMAS, n=3, cutoff=0.75)
+    best = sorted(name for name in close
+                  if _likeness(keyword, name) == _likeness(keyword, close[0]))
+    return f": did you mean {' or '.join(f'#{name}' for name in best)}?" if close else ""
+
+
+def _likeness(keyword: str, known: str) -> float:
+    """How alike difflib finds them: ``#player`` is as near #player1 as #player2."""
+    return difflib.SequenceMatcher(None, keyword, known).ratio()
 
 
 def finished_notes(notes: list[Note]) -> tuple[Note, ...]:

@@ -166,6 +166,13 @@ def test_a_misspelt_pragma_names_the_one_meant(tmp_path) -> None:
         "#player2?")
 
 
+def test_a_pragma_as_near_two_names_both() -> None:
+    game = play("#player1 ann Ann Example\n#player bob Bob Smith\n"
+                ">ann: AEINRST 8D RETAINS +66 66\n")
+    assert messages(game)[0] == ("2: warning: unknown pragma #player ignored: did you mean "
+                                 "#player1 or #player2?")
+
+
 # ---------------------------------------------------------------------------------------
 # A penalty's sign
 
