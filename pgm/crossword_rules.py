@@ -103,13 +103,13 @@ def _layout(record: GcgRecord, sink: DiagnosticSink, line: int, default: str | N
 
 def _distribution(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: str,
                   default: str | None) -> Distribution:
-    named = record.pragmas.get("tile-distribution")
+    keyword, named = _named_distribution(record)
     if named:
         try:
             return get_distribution(named)
         except KeyError:
-            sink.warning(_line_of(record, "tile-distribution", line),
-                         f"#tile-distribution {named!r} is unknown "
+            sink.warning(_line_of(record, keyword, line),
+                         f"#{keyword} {named!r} is unknown "
                                f"(known: {', '.join(distribution_names())})")
     from_lexicon = distribution_for_lexicon(lexicon) if lexicon else None
     if from_lexicon:
@@ -121,6 +121,15 @@ def _distribution(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: s
             sink.warning(line, f"distribution {default!r} from the event configuration is "
                                "unknown")
     return _infer(record, sink, line, lexicon)
+
+
+def _named_distribution(record: GcgRecord) -> tuple[str, str | None]:
+    """The pragma naming the tile set, and the name: ``#tile-distribution french``, else
+    Macondo's ``#tile-set english set`` (its first word)."""
+    named = record.pragmas.get("tile-distribution")
+    if named or not record.pragmas.get("tile-set"):
+        return "tile-distribution", named
+    return "tile-set", record.pragmas["tile-set"].split()[0]
 
 
 def _infer(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: str) -> Distribution:

@@ -435,6 +435,18 @@ def test_exchange_with_seven_in_bag_racks_beyond_the_set() -> None:
     assert game.cgp(16).split()[1] == "AAAEILN/"
 
 
+def test_macondos_tile_set_pragma_names_the_tile_set() -> None:
+    """``#tile-set english set`` is how Macondo writes it; a Spanish one scores Q as 5."""
+    head = "#player1 a Ann\n#player2 b Bob\n"
+    spanish = play("#tile-set spanish set\n" + head + ">a: AEIQUST 8G QUE +14 14\n")
+    assert spanish.rules.distribution.name == "spanish" and messages(spanish) == []
+    unknown = play("#tile-set klingon set\n" + head + ">a: AEIQUST 8G QUE +24 24\n")
+    assert messages(unknown)[0].startswith("1: warning: #tile-set 'klingon' is unknown")
+    assert unknown.rules.distribution.name == "english"
+    both = play("#tile-distribution french\n#tile-set english set\n" + head)
+    assert both.rules.distribution.name == "french"
+
+
 def test_a_problem_with_a_pragma_names_the_pragmas_line() -> None:
     head = "#player1 a Ann\n#player2 b Bob\n"
     layout = play(head + "#board-layout Weird\n>a: AB 8G AB +8 8\n")
