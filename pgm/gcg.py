@@ -352,9 +352,12 @@ def _ordered_players(reader: _Reader, events: tuple[Event, ...],
     """Players in seat order; gaps and missing pragmas are filled from the events."""
     players = [reader.players[i] for i in sorted(reader.players)]
     numbers = sorted(reader.players)
-    if numbers and numbers != list(range(1, len(numbers) + 1)):
+    missing = [n for n in range(1, numbers[-1]) if n not in reader.players] if numbers else []
+    if missing:
+        given = ", ".join(f"#player{n}" for n in numbers)
         sink.error(reader.players[numbers[-1]].line,
-                   f"players are numbered {numbers}; expected #player1 to #player{len(numbers)}")
+                   f"#player{missing[0]} missing: players are numbered from #player1 up, "
+                   f"with no gap (given: {given})")
     for event in events:
         if len(players) >= 2:
             break

@@ -127,7 +127,7 @@ class PragmaReader:
             self._rack(number, int(keyword[4:]), value)
         elif keyword in _OBSOLETE:
             self.sink.warning(number, f"#{keyword} is obsolete and ignored: "
-                                      f"set {_OBSOLETE[keyword]} in event.yaml instead")
+                                      f"{_OBSOLETE[keyword]}")
         else:
             self.sink.warning(number, f"unknown pragma {_shown('#' + keyword)} ignored"
                                       f"{_meant_pragma(keyword)}")
@@ -153,7 +153,11 @@ class PragmaReader:
         # Tokens are separated by spaces or tabs; the full name is the tokens after the
         # nickname, one space between each.
         nick, *name = value.split() or [""]
-        if not nick or index < 1:
+        if index < 1:
+            self.sink.error(number, f"#player{index}: players are numbered from 1 "
+                                    "(#player1, #player2)")
+            return
+        if not nick:
             self.sink.error(number, f"#player{index} needs a nickname (and a full name)")
             return
         if index in self.players:
@@ -301,4 +305,9 @@ _KNOWN_PRAGMAS = (*(k for k in _PRAGMA_HANDLERS if k != "-"), "player1", "player
                   "rack1", "rack2")
 """The pragmas a mistyped keyword is compared with: the numbered ones as they are most
 often written (a ``#player3`` is read anyway, see ``_PLAYER_PRAGMA``)."""
-_OBSOLETE = {"htarget": "base_url", "ltarget": "the output paths", "style": "theme or css"}
+_OBSOLETE = {
+    "htarget": "set base_url in event.yaml instead",
+    "ltarget": "a game's pages are written at the record's path below the output folder "
+               "(pgm build -o OUT)",
+    "style": "set theme or css in event.yaml instead",
+}

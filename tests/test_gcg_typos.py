@@ -166,6 +166,22 @@ def test_a_misspelt_pragma_names_the_one_meant(tmp_path) -> None:
         "#player2?")
 
 
+def test_players_numbered_wrong_say_which_number_is_missing() -> None:
+    move = ">ann: ABC 8G CAB +14 14\n"
+    assert messages(play("#player0 ann Ann\n#player1 bob Bob\n" + move))[0] == (
+        "1: error: #player0: players are numbered from 1 (#player1, #player2)")
+    assert messages(play("#player1 ann Ann\n#player3 bob Bob\n" + move))[0] == (
+        "2: error: #player2 missing: players are numbered from #player1 up, with no gap "
+        "(given: #player1, #player3)")
+
+
+def test_an_obsolete_pragma_says_what_replaced_it() -> None:
+    game = play("#ltarget r1/\n#player1 ann Ann\n#player2 bob Bob\n>ann: ABC 8G CAB +14 14\n")
+    assert messages(game) == [
+        "1: warning: #ltarget is obsolete and ignored: a game's pages are written at the "
+        "record's path below the output folder (pgm build -o OUT)"]
+
+
 def test_a_pragma_as_near_two_names_both() -> None:
     game = play("#player1 ann Ann Example\n#player bob Bob Smith\n"
                 ">ann: AEINRST 8D RETAINS +66 66\n")
