@@ -18,6 +18,9 @@ from pgm.utf16 import utf16_text
 
 _UTF8_NAMES = {"utf-8", "utf8"}
 _LATIN1_NAMES = {"iso-8859-1", "iso8859-1", "iso 8859-1", "latin-1", "latin1", "iso_8859-1"}
+_WINDOWS_NAMES = {"windows-1252", "cp1252", "cp-1252", "win-1252"}
+"""Not GCG's, but what a Windows program that writes Windows-1252 declares; pgm reads
+0x80-0x9F as Windows-1252 anyway."""
 _UTF8_BOM = b"\xef\xbb\xbf"
 _LINE_BREAK_KEPT = re.compile(rb"(\r\n|\r|\n)")
 """Line breaks as ``pgm.gcg.split_lines`` cuts the text, kept between the lines."""
@@ -118,14 +121,19 @@ def _declared(data: bytes, declaration: Declaration, sink: DiagnosticSink) -> tu
     if name.lower() in _UTF8_NAMES:
         return _utf8_lines(data, f"line {line}", sink), "utf-8"
     utf8 = _utf8_text(data)
-    if name.lower() in _LATIN1_NAMES:
-        if utf8 is None:
-            return _decode_latin1(data, sink), "iso-8859-1"
+    if name.lower() in _LATIN1_NAMES | _WINDOWS_NAMES and utf8 is not None:
         sample = next(c for c in utf8 if not c.isascii())
         sink.warning(line, f"the file is UTF-8, though this line declares {name}: read as "
                            f"UTF-8 ({sample!r}, not {_mojibake(sample)!r}); write "
                            "'#character-encoding UTF-8' here")
         return utf8, "utf-8"
+    if name.lower() in _LATIN1_NAMES:
+        return _decode_latin1(data, sink), "iso-8859-1"
+    if name.lower() in _WINDOWS_NAMES:
+        sink.warning(line, f"GCG allows UTF-8 or ISO-8859-1, not {name}: read as "
+                           f"{name}, but other GCG programs reject the file; write "
+                           "'#character-encoding UTF-8' here and save the file as UTF-8")
+        return data.decode("latin-1").translate(_WINDOWS_1252), "windows-1252"
     sink.error(line, f"unsupported character encoding {name!r} (expected UTF-8 or "
                      "ISO-8859-1); reading the file as "
                      f"{'UTF-8, which its bytes are' if utf8 is not None else 'ISO-8859-1'}")

@@ -154,6 +154,21 @@ def test_unsupported_encoding_is_an_error() -> None:
     # a misplaced or mistaken one is only a warning: tests/test_gcg_encodings.py
 
 
+def test_windows_1252_declared_is_read_so_with_a_warning() -> None:
+    """Not GCG's, but what a Windows tool writes: the build need not fail for it."""
+    record = parse_gcg("#character-encoding windows-1252\n#player1 c César “Ace”\n"
+                       .encode("cp1252"), "w")
+    assert messages(record) == [
+        "1: warning: GCG allows UTF-8 or ISO-8859-1, not windows-1252: read as windows-1252, "
+        "but other GCG programs reject the file; write '#character-encoding UTF-8' here and "
+        "save the file as UTF-8"]
+    assert record.players[0].name == "César “Ace”"
+    utf8 = parse_gcg("#character-encoding CP1252\n#player1 c César\n".encode(), "u")
+    assert messages(utf8)[0].startswith("1: warning: the file is UTF-8, though this line "
+                                        "declares CP1252: read as UTF-8")
+    assert utf8.players[0].name == "César"
+
+
 def test_nicknames_with_odd_characters_and_digits() -> None:
     record = parse("""
         #player1 Josh#%^()&& Josh
