@@ -177,6 +177,13 @@ class SiteHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
         return
 
+    def guess_type(self, path: str | os.PathLike[str]) -> str:
+        """A record (``input.gcg``) as text to read in the browser, in the charset its
+        bytes are; the system's table may call .gcg a chemistry format to download."""
+        if str(path).endswith(_RECORD_SUFFIXES):
+            return f"text/plain; charset={_charset(Path(path))}"
+        return super().guess_type(path)
+
     def send_error(self, code: int, message: str | None = None,
                    explain: str | None = None) -> None:
         page = Path(self.directory) / "404.html"
@@ -190,6 +197,19 @@ class SiteHandler(SimpleHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
+
+
+_RECORD_SUFFIXES = (".gcg", ".gn", ".cgp", ".ubf")
+
+
+def _charset(path: Path) -> str:
+    """UTF-8 when the bytes are, else ISO-8859-1 (which browsers read as Windows-1252,
+    as pgm reads a record's bytes 0x80-0x9F); a byte order mark wins over either."""
+    try:
+        path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return "iso-8859-1"
+    return "utf-8"
 
 
 class _PreviewHandler(SiteHandler):

@@ -23,7 +23,7 @@ from conftest import CORPUS
 from sitehelpers import make_event, record_prefix, wait_for, watching
 
 from pgm.build import BuildOptions, build
-from pgm.live import _relevant, serve
+from pgm.live import SiteHandler, _relevant, serve
 
 RECORD = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
 
@@ -240,6 +240,26 @@ def test_serve_builds_into_a_temporary_folder_and_reloads(tmp_path) -> None:
         stop.set()
         thread.join(timeout=10)
     assert not Path(str(where["out"])).exists()
+
+
+def test_serve_sends_a_record_as_text_in_the_charset_of_its_bytes(tmp_path) -> None:
+    """A browser shows ``input.gcg`` instead of downloading it (the system's MIME table
+    may call .gcg a chemistry format), its accents right."""
+    latin = RECORD.replace(b"#player1 andy", "#player1 andy Andrés".encode("latin-1"), 1)
+    out = tmp_path / "site"
+    build(BuildOptions(make_event(tmp_path / "ev", {"a.gcg": RECORD, "b.gcg": latin}), out))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SiteHandler, directory=str(out)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        types = {}
+        for name in ("a", "b"):
+            with urllib.request.urlopen(f"{url}{name}/input.gcg", timeout=5) as response:
+                types[name] = response.headers["Content-Type"]
+        assert types == {"a": "text/plain; charset=utf-8", "b": "text/plain; charset=iso-8859-1"}
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_the_preview_of_an_event_with_a_public_address_stays_in_the_preview(tmp_path) -> None:
