@@ -357,7 +357,11 @@ class TurnBoards:
         rows = set()
         for (r, c), mark in [(square, 0) for square in others] + marked:
             row, col = cell(r, c)
-            self._squares[r][c] = renderer.square(shape, r, c, cells[row * size + col], mark)
+            label = cells[row * size + col]
+            # the kept markup looked up here: a dozen squares a turn, most of them known
+            html = shape.squares[mark][r * size + c].get(label)
+            self._squares[r][c] = html if html is not None else \
+                renderer.square(shape, r, c, label, mark)
             rows.add(r)
         for r in rows:
             self._rows[r] = renderer.row_html(shape, r, self._squares[r])

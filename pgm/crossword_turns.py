@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 import jinja2
@@ -68,7 +69,7 @@ class TurnList:
 
     def for_turn(self, number: int) -> Markup:
         current = self._item(self._sheet[number - 1], True)
-        window = TurnWindow.of(number, len(self._sheet), self._spoiler_free)
+        window = _window(number, len(self._sheet), self._spoiler_free)
         items = self._items[window.first - 1:number - 1] + [current] + \
             self._items[number:window.last]
         if window.before:
@@ -88,6 +89,10 @@ class TurnList:
         if plan is None:
             return str(self._macro(row, current))
         return plan.fill({"number": row.number, "word": row.word, "score": row.score})
+
+
+_window = lru_cache(maxsize=4096)(TurnWindow.of)
+"""The window of turn N of M, the same in every game of that length: made once."""
 
 
 class _UnseenTiles:
