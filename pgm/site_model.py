@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import posixpath
 import re
 import unicodedata
 from collections import defaultdict
@@ -169,13 +170,28 @@ def group_games(games: list[GameEntry]) -> tuple[DivisionGroup, ...]:
     for game in games:
         divisions[game.division][game.round].append(game)
     result = []
-    for division in sorted(divisions, key=natural_key):
+    order = division_order(games)
+    for division in sorted(divisions, key=order.__getitem__):
         rounds = divisions[division]
         result.append(DivisionGroup(division, tuple(
             RoundGroup(name, tuple(sorted(rounds[name], key=lambda g: (natural_key(g.table),
                                                                         g.relative))))
             for name in sorted(rounds, key=natural_key))))
     return tuple(result)
+
+
+def division_order(games: list[GameEntry]) -> dict[str | None, tuple[object, ...]]:
+    """How divisions sort: by the folder that holds each one's records, as the director
+    laid the event out (``2004/`` before ``2010/``, whatever event.yaml names them),
+    then by name (divisions that share a folder, named by the records or a pattern)."""
+    folders: dict[str | None, str] = {}
+    for game in games:
+        folder = posixpath.dirname(game.relative)
+        held = folders.setdefault(game.division, folder)
+        if held != folder:
+            folders[game.division] = posixpath.commonpath([held, folder])
+    return {division: (natural_key(folder), natural_key(division))
+            for division, folder in folders.items()}
 
 
 @dataclass(frozen=True)
@@ -225,10 +241,11 @@ def player_index(games: list[GameEntry], keep: bool = True, by_division: bool = 
         divisions = {None: next(iter(divisions.values()))}
     player = _player if keep else _player.__wrapped__
     numbers = itertools.count(1)
+    order = division_order(games) if len(divisions) > 1 else {None: ()}
     groups = [PlayerGroup(division, tuple(
         player(name, f"p{next(numbers)}", tuple(rows[name]))
         for name in sorted(rows, key=str.casefold)))
-        for division, rows in sorted(divisions.items(), key=lambda item: natural_key(item[0]))]
+        for division, rows in sorted(divisions.items(), key=lambda item: order[item[0]])]
     if by_standing:
         groups = [replace(group, players=tuple(sorted(group.players, key=_standing)))
                   for group in groups]

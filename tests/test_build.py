@@ -264,6 +264,25 @@ def test_the_player_index_keeps_each_divisions_records_apart(tmp_path) -> None:
                     "Division B": [("p3", "andy", "2", "0"), ("p4", "cesar", "0", "2")]}
 
 
+def test_divisions_are_listed_in_the_order_of_their_folders_then_of_their_names(
+        tmp_path) -> None:
+    """An archive's years stay in order whatever event.yaml names them; divisions
+    sharing a folder (named by their records) go by name."""
+    game = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {
+        "2004/round-1/t1.gcg": game, "2004/round-2/t1.gcg": game, "2010/round-1/t1.gcg": game,
+        "2019/r1/t1.gcg": game, "2023/t1.gcg": game, "2023/t2.gcg": game,
+        "2023/event.yaml": "games:\n  t1.gcg: {division: Open B}\n  t2.gcg: {division: Open A}\n",
+        "2004/event.yaml": "division: Club Championship 2004\n",
+        "2010/event.yaml": "division: Club Championship 2010\n"})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    order = ["Club Championship 2004", "Club Championship 2010", "2019", "Open A", "Open B"]
+    index = (tmp_path / "o/index.html").read_text()
+    assert [h for h in re.findall(r"<h2[^>]*>([^<]*)</h2>", index) if h in order] == order
+    players = (tmp_path / "o/players.html").read_text()
+    assert [h for h in re.findall(r"<h2[^>]*>([^<]*)</h2>", players) if h in order] == order
+
+
 def test_a_themes_player_page_made_before_divisions_lists_each_player_once(tmp_path) -> None:
     game = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
     event = make_event(tmp_path / "ev", {
@@ -614,8 +633,9 @@ def test_a_damaged_or_unusable_template_cache_is_passed_by(tmp_path, code_cache)
 
 
 def test_base_url_adds_sitemap_and_canonical_links(tmp_path) -> None:
-    event = make_event(tmp_path / "ev", {"g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg")
-                                         .read_bytes(), "h.gcg": (CORPUS / "gcg/liwords__r2_tim.gcg").read_bytes()})
+    event = make_event(tmp_path / "ev", {
+        "g.gcg": (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes(),
+        "h.gcg": (CORPUS / "gcg/liwords__r2_tim.gcg").read_bytes()})
     os.utime(event / "g.gcg", (0, 1_700_000_000))
     os.utime(event / "h.gcg", (0, 1_600_000_000))
     result = run_build(str(event), "-o", str(tmp_path / "o"), "--base-url",
