@@ -241,7 +241,8 @@ def player_index(games: list[GameEntry], keep: bool = True, by_division: bool = 
         divisions = {None: next(iter(divisions.values()))}
     player = _player if keep else _player.__wrapped__
     numbers = itertools.count(1)
-    order = division_order(games) if len(divisions) > 1 else {None: ()}
+    order: dict[str | None, tuple[object, ...]] = (
+        division_order(games) if len(divisions) > 1 else {None: ()})
     groups = [PlayerGroup(division, tuple(
         player(name, f"p{next(numbers)}", tuple(rows[name]))
         for name in sorted(rows, key=str.casefold)))
