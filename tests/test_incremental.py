@@ -212,7 +212,7 @@ def test_a_game_finished_with_an_error_that_stops_nothing_is_over_while_watching
     """The record ends the game: an error that the replay goes past (a second encoding
     that is not supported) does not keep it in progress, and its pages stop polling."""
     _, out, save = _watched(tmp_path)
-    result = save(b"#character-encoding CP1252\n" + WATCHED)
+    result = save(b"#character-encoding ISO8859-6\n" + WATCHED)
     assert result.errors
     game = json.loads((out / "g/game.json").read_text())
     assert game["live"] is False and game["complete"] is True
