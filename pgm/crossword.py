@@ -16,6 +16,7 @@ from pgm.board import Placement, parse_coordinate
 from pgm.cgp import write_rack
 from pgm.crossword_ending import EndLines
 from pgm.crossword_model import CrosswordGame
+from pgm.crossword_leaves import check_kept_tiles
 from pgm.crossword_racks import check_stated_racks, known_racks
 from pgm.crossword_rules import Rules, choose_rules
 from pgm.crossword_state import Rack, State, Step, TileTally, warn_of_racks_beyond_set
@@ -500,6 +501,7 @@ def replay(record: GcgRecord, *, distribution: str | None = None, board: str | N
     run = _Replay(record, rules, sink)
     stopped = run.run()
     check_stated_racks(record, rules, run.steps, run.start_state, sink)
+    check_kept_tiles(rules, run.steps, sink)
     racks, start_racks = known_racks(record, rules, run.steps, run.start_state, run.withdrawals)
     turns = tuple(step.turn(after) for step, after in zip(run.steps, racks, strict=True))
     start = run.start_state.position(start_racks)

@@ -188,10 +188,10 @@ def known_racks(record: GcgRecord, rules: Rules, steps: list[Step], start: State
     at = walk.run(steps, start.bag, set(withdrawals))
     for seat, stated, _line in record.initial_racks:
         if seat < len(first):
-            walk.state(first[seat], _split(rules, stated))
+            walk.state(first[seat], rack_tiles(rules, stated))
     incomplete = _incomplete_seat(record, steps)
     if incomplete is not None:
-        walk.state(walk.current[incomplete], _split(rules, record.incomplete_rack or ""))
+        walk.state(walk.current[incomplete], rack_tiles(rules, record.incomplete_rack or ""))
     for chain in walk.chains:
         for span in chain:
             span.judge()
@@ -240,14 +240,14 @@ def check_stated_racks(record: GcgRecord, rules: Rules, steps: Sequence[Step], s
         stated.extend((index, seat, text, line, sizes[seat])
                       for seat, text, line in step.event.racks_after if seat < len(sizes))
     for index, seat, text, line, size in stated:
-        rack = _split(rules, text)
+        rack = rack_tiles(rules, text)
         if not rack:
             continue
         following = next((s for s in steps[index + 1:] if s.player == seat), None)
         if following is None or following.event.kind not in _HOLDS_STATED_RACK:
             continue
         event = following.event
-        later = _split(rules, event.rack) if event.rack else None
+        later = rack_tiles(rules, event.rack) if event.rack else None
         if not later:
             continue
         told, then = _counts(rack), _counts(later)
@@ -313,7 +313,7 @@ class _Walk:
             if event.racks_after:
                 for seat, stated, _line in event.racks_after:
                     if seat < seats:
-                        self.state(current[seat], _split(self.rules, stated), seat)
+                        self.state(current[seat], rack_tiles(self.rules, stated), seat)
             if self.moved:
                 now = tuple(current)
                 self.moved = False
@@ -390,9 +390,9 @@ class _Walk:
         kind = event.kind
         if kind is _CHALLENGE_BONUS:
             # The rack after the challenged play (liwords: the tiles played next).
-            self.state(span, _split(self.rules, event.rack) if event.rack else None, player)
+            self.state(span, rack_tiles(self.rules, event.rack) if event.rack else None, player)
         elif kind is _END_RACK_POINTS:
-            tiles = _split(self.rules, event.tiles)
+            tiles = rack_tiles(self.rules, event.tiles)
             if len(self.current) == 2 and span.size and not self.current[1 - player].size:
                 # Written for the player still holding tiles (the opponent went out):
                 # the tiles left are that player's own (the replay warns of the line).
@@ -403,7 +403,7 @@ class _Walk:
                 other = self.current[1 - player]
                 self.state(other, self._left(other.size) or tiles, 1 - player)
         elif kind is _END_RACK_PENALTY:
-            self.state(span, self._left(span.size) or _split(self.rules, event.tiles), player)
+            self.state(span, self._left(span.size) or rack_tiles(self.rules, event.tiles), player)
 
     def _left(self, size: int) -> Rack:
         """The tiles off the board when they are exactly a rack of ``size`` (the bag
@@ -472,7 +472,8 @@ def _counts(rack: tuple[str, ...]) -> Counter[str]:
     return counts
 
 
-def _split(rules: Rules, rack: str) -> Rack:
+def rack_tiles(rules: Rules, rack: str) -> Rack:
+    """A rack field's tiles by label (``?`` a blank); None when it cannot be read."""
     if rack.upper() == "UNKNOWN":
         return None
     try:

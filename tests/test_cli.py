@@ -199,7 +199,7 @@ def test_the_summary_names_the_games_in_progress(tmp_path, monkeypatch) -> None:
     """After the event, a record that lost its end-of-game lines replays cleanly and is
     shown in progress: the build's summary names it, so the director sees which games
     never got their end. A live round of dozens of games is named in part."""
-    ended = (CORPUS / "gcg/liwords__josh_nationals_round_8.gcg").read_bytes()
+    ended = (CORPUS / "gcg/liwords__josh_nationals_round_17.gcg").read_bytes()
     cut = b"".join(ended.splitlines(keepends=True)[:-3])
     files: dict[str, bytes | str] = {"event.yaml": "title: Open\n", "r1/ended.gcg": ended,
                                      "r1/cut.gcg": cut}
@@ -210,7 +210,7 @@ def test_the_summary_names_the_games_in_progress(tmp_path, monkeypatch) -> None:
     assert result.output.endswith(
         "1 game in progress (no end of game recorded yet): ev/r1/cut.gcg\n")
     for table in range(2, 8):
-        (tmp_path / f"ev/r1/t{table}.gcg").write_bytes(cut.replace(b"Noah", b"Noa" + b"h" * table))
+        (tmp_path / f"ev/r1/t{table}.gcg").write_bytes(cut.replace(b"Austin", b"Austi" + b"n" * table))
     assert run("build", "ev").output.endswith(
         "7 games in progress (no end of game recorded yet): ev/r1/cut.gcg, ev/r1/t2.gcg, "
         "ev/r1/t3.gcg, ev/r1/t4.gcg, ev/r1/t5.gcg and 2 more\n")
