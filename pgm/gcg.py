@@ -292,10 +292,15 @@ class _Reader(PragmaReader):
 def _bad_start(line: str) -> str:
     """The error for an event line whose start is not ``>nick:`` and a space, saying
     what is missing where: most often the colon after the nickname (``>bob HISU 14J
-    HUIS +45 283``), else the space after it (``>bob:HISU``)."""
-    nick, colon, _ = line.split(maxsplit=1)[0][1:].partition(":")
+    HUIS +45 283``), else the space after it (``>bob:HISU``); a colon typed after a
+    space (``>bob :HISU``) is named as that."""
+    first, *rest = line.split(maxsplit=1)
+    nick, colon, _ = first[1:].partition(":")
     if not nick:
         return "event line must start with '>nickname:' followed by a space"
+    if not colon and rest and rest[0].startswith(":"):
+        return (f"space before the ':' after {_clip('>' + nick)!r}: "
+                f"write {_clip('>' + nick + ':')!r}")
     if not colon:
         return f"missing ':' after {_clip('>' + nick)!r}"
     return f"missing space after {_clip('>' + nick + ':')!r}"

@@ -136,6 +136,7 @@ def test_the_spec_forms_of_every_keyword_line_read_as_before() -> None:
 @pytest.mark.parametrize("line, message", [
     (">bob HISU 14J HUIS +45 283", "missing ':' after '>bob'"),
     (">bob:HISU 14J HUIS +45 283", "missing space after '>bob:'"),
+    (">bob :HISU 14J HUIS +45 283", "space before the ':' after '>bob': write '>bob:'"),
     (">:HISU 14J HUIS +45 283", "event line must start with '>nickname:' followed by a space"),
 ])
 def test_an_event_line_without_its_colon_says_what_is_missing_where(tmp_path, line: str,
