@@ -198,12 +198,18 @@ class EndLines:
         state = last.state
         if not (state.game_over and state.bag == 0 and state.rack_sizes[last.player] <= 0):
             return
-        if any(step.event.kind is EventKind.END_RACK_POINTS for step in steps[index + 1:]):
+        after = steps[index + 1:]
+        if any(step.event.kind is EventKind.END_RACK_POINTS for step in after):
             return
+        # with no closing line yet the game is in progress (live, the line is on its way)
+        closed = any(step.event.kind in CLOSING_KINDS for step in after)
+        short = "the final scores are short of them" if closed else (
+            "the game stays in progress until it is written, and its scores are short of "
+            "final")
         self.sink.warning(last.event.line, f"{last.event.nick} went out, but the record "
                                            "ends without the points for the tiles left on "
                                            "the other racks (a line like '>nick: (TILES) "
-                                           "+N'): the final scores are short of them")
+                                           f"+N'): {short}")
 
     def _check_penalties_after_scoreless_end(self, steps: Sequence[Step]) -> None:
         """A game that the scoreless turns end takes each rack's tiles from its holder,

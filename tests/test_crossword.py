@@ -152,8 +152,8 @@ def test_a_record_stopping_at_the_play_going_out_is_warned_of() -> None:
     assert out.event.kind.value == "play" and out.position.bag == 0
     assert [str(d) for d in game.diagnostics if "went out" in d.message] == [
         f"g:{out.event.line}: warning: cesar went out, but the record ends without the points "
-        "for the tiles left on the other racks (a line like '>nick: (TILES) +N'): the final "
-        "scores are short of them"]
+        "for the tiles left on the other racks (a line like '>nick: (TILES) +N'): the game "
+        "stays in progress until it is written, and its scores are short of final"]
 
 
 def test_international_end_of_game_is_accepted() -> None:
