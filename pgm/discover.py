@@ -18,6 +18,7 @@ import os
 import re
 import stat
 import unicodedata
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -368,12 +369,13 @@ def _slugged(root: Path, relatives: list[str], previous: Mapping[str, str]
     sources = []
     paths: dict[str, Path] = {}
     slug_folders: dict[str, str] = {"": ""}
+    alone = _games_in_own_folder(relatives)
     for relative in relatives:
         folder_names, _, name = relative.rpartition("/")
         slug = kept.get(relative)
         if slug is None:
-            base = _slug_folder(folder_names, slug_folders, taken) + \
-                slugify(os.path.splitext(name)[0])
+            base = _slug_folder(folder_names, slug_folders, taken)
+            base = base[:-1] if relative in alone else base + slugify(os.path.splitext(name)[0])
             slug, n = base, 2
             while slug in taken or slug in folders:
                 slug, n = f"{base}-{n}", n + 1
@@ -383,6 +385,18 @@ def _slugged(root: Path, relatives: list[str], previous: Mapping[str, str]
                                                              Path(root, folder_names))
         sources.append(Source(folder / name, relative, slug))
     return tuple(sources)
+
+
+def _games_in_own_folder(relatives: list[str]) -> set[str]:
+    """The records laid out as pgm.pl kept them, ``FOLDER/input.gcg`` alone in its
+    folder, with nothing below it: the game takes the folder's address, so that the
+    links an archive's readers kept (``.../r01b05/``) still lead to the game."""
+    folders = [relative.rpartition("/")[0] for relative in relatives]
+    records_in = Counter(folders)
+    holding_more = {outer for folder in records_in for outer in _folders_of(folder)}
+    return {relative for relative, folder in zip(relatives, folders, strict=True)
+            if folder and records_in[folder] == 1 and folder not in holding_more
+            and os.path.splitext(relative[len(folder) + 1:])[0].lower() == "input"}
 
 
 def _slug_folder(folder_names: str, slug_folders: dict[str, str], taken: set[str]) -> str:
@@ -420,7 +434,7 @@ def kept_slug(slug: str) -> bool:
 
 
 _ROUND = re.compile(r"(?:^|[^a-z])(?:round|(?<![0-9])rd|r)[\s_-]*(\d+)", re.IGNORECASE)
-_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t)[\s_-]*(\d+)(?:([a-d])(?![a-z0-9]))?",
+_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t|b)[\s_-]*(\d+)(?:([a-d])(?![a-z0-9]))?",
                     re.IGNORECASE)
 """A word after a digit counts (``r3t5``, ``nsc2024r3``), but not the ``rd`` of an
 ordinal: ``3rd-4th.gcg`` names no round."""
@@ -440,10 +454,13 @@ def guess_round(relative: str) -> str | None:
 
 
 def guess_table(relative: str) -> str | None:
-    """The table a file name names (``table-05``, ``r3t5``), as a plain number, with the
-    letter of a table split in two (``table-1b``: games played side by side), a to d:
-    other letters are more likely words (``board-2x``, ``t3s``) than halves."""
-    found = _TABLE.search(relative.split("/")[-1])
+    """The table a file name names (``table-05``, ``r3t5``, ``r1b2``), as a plain number,
+    with the letter of a table split in two (``table-1b``: games played side by side), a
+    to d: other letters are more likely words (``board-2x``, ``t3s``) than halves. A name
+    that names none leaves it to its folder: pgm.pl kept each game in a folder of its
+    own (``r01b05/input.gcg``)."""
+    *folders, name = relative.split("/")
+    found = _TABLE.search(name) or (_TABLE.search(folders[-1]) if folders else None)
     return f"{int(found.group(1))}{(found.group(2) or '').lower()}" if found else None
 
 

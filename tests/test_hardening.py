@@ -238,7 +238,10 @@ def test_the_folder_that_names_a_round_decides_it(relative, round_no) -> None:
     ("round3table5.gcg", "5"), ("playoff/3rd-4th.gcg", None),
     # a table split in two keeps its letter; a word after the number is no letter
     ("round-1/table-1b.gcg", "1b"), ("r2/Table-3B.gcg", "3b"), ("t1bob.gcg", "1"),
-    ("t7x2.gcg", "7"), ("board-2x.gcg", "2"), ("r2-t3s.gcg", "3")])
+    ("t7x2.gcg", "7"), ("board-2x.gcg", "2"), ("r2-t3s.gcg", "3"),
+    # pgm.pl's board numbers, and its folder of one game when the name names no table
+    ("r01b05.gcg", "5"), ("2004/r01b05/input.gcg", "5"), ("open/round-2/bob.gcg", None),
+    ("club2/web3.gcg", None)])
 def test_the_file_name_names_the_table(relative, table) -> None:
     assert guess_table(relative) == table
 
