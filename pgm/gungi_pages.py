@@ -93,22 +93,31 @@ _SEAT_RESULTS = {Result.BLACK_WON: ("W", "L"), Result.WHITE_WON: ("L", "W"),
                  Result.DRAW: ("T", "T")}
 
 
+def _result(game: GungiReplay) -> Result | None:
+    """The game's result: a captured Commander decides it, whatever the Result tag says
+    (the tag that disagrees is an error of the record); else the tag once filled in,
+    over the checkmate or repetition pgm's reading of the rules found."""
+    result, end = game.record.result, game.end
+    if end is not None and (end.kind is EndKind.COMMANDER_CAPTURED
+                            or result in (None, Result.UNFINISHED)):
+        return end.result
+    return result
+
+
 def seat_results(game: GungiReplay) -> tuple[str, ...]:
     """``W``/``L``/``T`` for Black and White, as :func:`status_words` tells the result;
     empty while the game has not ended."""
-    result = game.record.result
-    if result not in _SEAT_RESULTS and game.end is not None:
-        result = game.end.result
+    result = _result(game)
     return _SEAT_RESULTS.get(result, ()) if result is not None else ()
 
 
 def status_words(game: GungiReplay) -> str:
-    """The Result tag in words; a checkmate or repetition that agrees with it (or ends a
-    game whose result is not filled in) is named, e.g. "Black wins by checkmate"."""
-    result, end = game.record.result, game.end
-    decided = result is not None and result is not Result.UNFINISHED
-    if end is None or (decided and result is not end.result):
-        return RESULT_WORDS[result] if decided and result is not None else "in progress"
+    """The result in words (:func:`_result`); a checkmate or repetition that decides it
+    is named, e.g. "Black wins by checkmate"."""
+    result, end = _result(game), game.end
+    if end is None or result is not end.result:
+        return RESULT_WORDS[result] if result not in (None, Result.UNFINISHED) else \
+            "in progress"
     if end.kind is EndKind.CHECKMATE:
         return f"{RESULT_WORDS[end.result]} by checkmate"
     if end.kind is EndKind.REPETITION:

@@ -155,7 +155,7 @@ def result_problems(game: gungi.GungiReplay) -> list[tuple[Severity, str]]:
                 'Result "0 - 1" disagrees with the game: White captured the Commander with '
                 'ply 4 (line 2), so it should be "1 - 0"; the capture decides the game, even '
                 'after Black checkmates White with ply 1 (line 2)')],
-     "Black wins", ("W", "L")),  # the record's word stands, as after any capture
+     "White wins", ("L", "W")),  # the capture decides, as the error says
     ("1 - 0", [], "White wins", ("L", "W")),
     ("*", [(Severity.WARNING,
             'Result "*", but White captured the Commander with ply 4 (line 2): the game is '

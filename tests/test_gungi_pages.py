@@ -353,6 +353,21 @@ def test_the_player_index_counts_gungi_wins_and_losses(tmp_path) -> None:
     assert '<span class="result">L</span>' in row("Sample White")
 
 
+def test_a_captured_commander_decides_the_game_over_a_wrong_result_tag(tmp_path) -> None:
+    """The tag is an error of the record; the index and player page follow the capture,
+    as the game page's own "Black captured the Commander and wins." does."""
+    wrong = (CORPUS / "gn/authored__1_commander_capture.gn").read_bytes() \
+        .replace(b'[Result "0 - 1"]', b'[Result "1 - 0"]')
+    event = make_event(tmp_path / "ev", {"g.gn": wrong})
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    assert result.exit_code == 1 and 'Result "1 - 0" disagrees with the game' in result.output
+    index = text_of((tmp_path / "o/index.html").read_text())
+    assert "Black wins" in index and "White wins" not in index
+    players = (tmp_path / "o/players.html").read_text()
+    black = re.search(r'<th scope="row">Sample Black</th>\n(.*?)</tr>', players, re.S)
+    assert black is not None and black.group(1).startswith("<td>1</td><td>0</td><td>0</td>")
+
+
 def test_hands_and_the_key_tell_the_backs_apart(site) -> None:
     """A hand lists one entry per face and back: what a screen reader reads of each entry
     (the disc and the short back shown beside the face are hidden from it) names the
