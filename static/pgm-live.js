@@ -1,6 +1,7 @@
 // pgm: follow a game in progress. Polls the game's game.json (or the event's live.json)
 // with conditional requests and:
-//  - moves a viewer who is on the latest turn to the new latest turn;
+//  - moves a viewer who is on the latest turn to the new latest turn (unless they turned
+//    "Follow new moves" off, or the keyboard's focus is on the page);
 //  - leaves a viewer who stepped back where they are, with a "N moves ahead" link (the
 //    moves after theirs, made before or since they came; "N plies ahead" in Gungi, whose
 //    pages count plies);
@@ -76,6 +77,39 @@
     if (element.textContent !== text) { element.textContent = text; }
   }
   function goTo(number) { window.location.replace(number > 0 ? number + ".html" : "index.html"); }
+
+  // A viewer on the latest turn is taken to each new one, unless they said not to (the
+  // "Follow new moves" box, kept for the site in the browser) or are at work on the page
+  // (the keyboard's focus on a link, a button, a square): a screen reader's user reading
+  // the board must not be thrown to another page at every move. They get the "moves
+  // ahead" link instead, which the live region announces.
+  var FOLLOW = "pgm-follow";
+  function following() {
+    try { return window.localStorage.getItem(FOLLOW) !== "0"; } catch (error) { return true; }
+  }
+  var followBox = null;
+  function atWork() {
+    var active = document.activeElement;
+    return !!active && active !== body && active !== document.documentElement &&
+      active !== followBox;
+  }
+  // Whether this page takes the viewer to the new latest turn ``total``.
+  function follows(total) {
+    return turn > 0 && turn === known && total > known && following() && !atWork();
+  }
+  function offerFollowing() {
+    var label = document.createElement("label");
+    label.className = "live-follow";
+    var box = followBox = label.appendChild(document.createElement("input"));
+    box.type = "checkbox";
+    box.checked = following();
+    label.appendChild(document.createTextNode(" Follow new " + many));
+    box.addEventListener("change", function () {
+      try { window.localStorage.setItem(FOLLOW, box.checked ? "1" : "0"); } catch (error) { /* none */ }
+    });
+    status.parentNode.insertBefore(label, status.nextSibling);
+  }
+  if (status && turn > 0) { offerFollowing(); }
   // The link is part of the status message ("3 moves ahead — go to live", "1 ply ahead
   // — go to live"): it is announced when the count changes, and left alone while it
   // does not.
@@ -290,7 +324,7 @@
     var total = data.turns;
     if (turn > 0) {
       if (turn > total) { goTo(total); return true; }
-      if (total > known && turn === known) { goTo(total); return true; }
+      if (follows(total)) { goTo(total); return true; }
       offerLatest(total);
     }
     return false;
@@ -379,7 +413,7 @@
         return changedPage().then(function (now) {
           if (!now) { same = data.index; return; }
           // Pages are written before game.json: the page may know of new turns first.
-          if (turn > 0 && turn === known && now.turns > known) {
+          if (follows(now.turns)) {
             left = true;
             goTo(now.turns);
           } else if (!(now.later && takeLater(now))) {

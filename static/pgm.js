@@ -195,6 +195,22 @@
     line.appendChild(document.createElement("kbd")).textContent = key[0];
     line.appendChild(document.createTextNode(" " + key[1]));
   });
+  // Keys that type a character (P, + and -, ?) act however the page is used, where a
+  // speech-input user's word or a screen reader's quick key may send them: they can be
+  // turned off (kept for the site in the browser); the arrows, Home and End stay.
+  var LETTERS = "pgm-letter-keys";
+  var letters = true;
+  try { letters = window.localStorage.getItem(LETTERS) !== "0"; } catch (error) { /* none */ }
+  var choice = help.appendChild(document.createElement("label"));
+  var box = choice.appendChild(document.createElement("input"));
+  box.type = "checkbox";
+  box.checked = letters;
+  choice.appendChild(document.createTextNode(" Single-key shortcuts (" +
+                                             (play ? "P, + \u2212, " : "") + "?)"));
+  box.addEventListener("change", function () {
+    letters = box.checked;
+    try { window.localStorage.setItem(LETTERS, letters ? "1" : "0"); } catch (error) { /* none */ }
+  });
   nav.parentNode.insertBefore(help, nav.nextSibling);
   function showHelp(show) {
     help.hidden = !show;
@@ -207,8 +223,9 @@
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) {
       return;
     }
-    if (event.key === "?") { showHelp(help.hidden); event.preventDefault(); return; }
     if (event.key === "Escape") { showHelp(false); stopPlaying(); return; }
+    if (!letters && event.key.length === 1) { return; }
+    if (event.key === "?") { showHelp(help.hidden); event.preventDefault(); return; }
     if (play && (event.key === "p" || event.key === "P")) {
       togglePlaying();
       event.preventDefault();

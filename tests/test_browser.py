@@ -183,6 +183,31 @@ def test_home_end_and_the_help(page: Page, base: str) -> None:
     expect(toggle).to_have_attribute("aria-expanded", "false")
 
 
+def test_single_key_shortcuts_can_be_turned_off(page: Page, base: str) -> None:
+    """Keys that type a character, which speech input or a screen reader's quick keys
+    may send, can be turned off (WCAG 2.1.4), for the site; the arrows stay."""
+    total = turn_count()
+    page.goto(f"{base}{GAME}/10.html")
+    page.get_by_role("button", name="Keyboard shortcuts", exact=True).click()
+    page.get_by_label("Single-key shortcuts").uncheck()
+    page.goto(f"{base}{GAME}/10.html")
+    expect(page.get_by_label("Single-key shortcuts")).not_to_be_checked()
+    for key in ("p", "?", "+"):
+        page.keyboard.press(key)
+    expect(page.locator("#key-help")).to_be_hidden()
+    page.wait_for_timeout(1500)
+    assert page.url.endswith("/10.html")  # "p" started no autoplay
+    go(page, "key:ArrowRight", 11)
+    expect_turn(page, 11, total)
+    page.get_by_role("button", name="Keyboard shortcuts", exact=True).click()
+    page.get_by_label("Single-key shortcuts").check()
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("Escape")
+    expect(page.locator("#key-help")).to_be_hidden()
+    page.keyboard.press("?")
+    expect(page.locator("#key-help")).to_be_visible()
+
+
 def test_autoplay_steps_to_the_last_turn_and_stops(page: Page, base: str) -> None:
     """Play steps on by itself at the chosen pace, each page carrying on from its address
     (which it then takes "#play-N" off), and stops at the last turn, whose button then

@@ -102,6 +102,35 @@ def test_viewers_follow_a_game_in_progress(tmp_path) -> None:
         back.wait_for_url(re.compile(r"board-1/6\.html$"), timeout=WAIT_MS)
 
 
+def test_a_viewer_at_work_on_the_latest_turn_or_not_following_stays(tmp_path) -> None:
+    """A keyboard's focus on the page (a screen reader's user reading the board) or
+    "Follow new moves" unticked keeps the viewer on their turn, with the link to the
+    live one; ticked again, with the focus off the page, the viewer follows."""
+    event = make_event(tmp_path / "ev", {"board-1.gcg": prefix(5),
+                                         "event.yaml": "live_poll_seconds: 1\n"})
+    save = _built_with_saves(event, tmp_path / "site")
+    with serve(tmp_path / "site") as url, chromium() as browser, \
+            open_page(browser) as reading, open_page(browser) as unticked:
+        reading.goto(url + "board-1/5.html")
+        unticked.goto(url + "board-1/5.html")
+        reading.locator(".turn-nav a").first.focus()
+        box = unticked.get_by_label("Follow new moves")
+        assert box.is_checked()
+        box.uncheck()
+        unticked.evaluate("document.activeElement.blur()")
+        save("board-1.gcg", prefix(6))
+        offers(reading, "1 move ahead — go to live")
+        offers(unticked, "1 move ahead — go to live")
+        assert reading.url.endswith("/5.html") and unticked.url.endswith("/5.html")
+        latest = unticked.context.new_page()
+        latest.goto(url + "board-1/6.html")
+        box = latest.get_by_label("Follow new moves")
+        assert not box.is_checked()  # kept from page to page
+        box.check()
+        save("board-1.gcg", prefix(7))
+        latest.wait_for_url(re.compile(r"board-1/7\.html$"), timeout=WAIT_MS)
+
+
 # Turn 5 as first saved with a typo in its score (the board scores JOL(T) 22).
 TYPO = prefix(5).replace(b"+22 62", b"+21 61")
 NOTE = b"#note JOLT keeps the J off the triple lane\n"
