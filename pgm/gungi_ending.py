@@ -154,7 +154,7 @@ class Referee:
                 return GameEnd(number, line, EndKind.CHECKMATE, mover), []
             warnings.append(
                 f"{after.to_move.title} is in check and no ply ends it, but {foul} is foul "
-                "play (RULES.md §9), so this checkmate does not end the game")
+                "play, so this checkmate does not end the game")
         key = position_key(after)
         self.seen[key] += 1
         if self.seen[key] == REPETITIONS:

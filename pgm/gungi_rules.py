@@ -221,7 +221,7 @@ def reach_problem(position: Position, source: int, tier: int, target: int) -> st
     route = f"from {square_name(source)} to {square_name(target)}"
     bonus = " even with its zone bonus" if source in z.of(unit.colour) else ""
     if found.verdict is Verdict.OUT_OF_SET:
-        return f"{who} cannot move {route}{bonus} (move set, VALIDATION.md C)"
+        return f"{who} cannot move {route}{bonus} (not in its move set on that tier)"
     if found.verdict is Verdict.BLOCKED:
         blocker = square_name(found.at or 0)
         return f"{who} cannot pass {blocker} {route}: only Bow, Spy and Clandestinite jump"

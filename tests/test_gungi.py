@@ -443,8 +443,8 @@ def warnings(game: gungi.GungiReplay) -> list[str]:
 def test_move_outside_the_move_set_is_a_warning_and_the_replay_goes_on() -> None:
     game = play("24. PZ<4-6-0>4-4-0 PZ<4-1-0>4-2-0")
     assert warnings(game) == [
-        "PZ<4-6-0>4-4-0: Black's Pawn on tier 0 cannot move from 4-6 to 4-4 (move set, "
-        "VALIDATION.md C)"
+        "PZ<4-6-0>4-4-0: Black's Pawn on tier 0 cannot move from 4-6 to 4-4 (not in its "
+        "move set on that tier)"
     ]
     assert game.diagnostics[0].line == 7 and game.diagnostics[0].column == 5
     assert len(game.positions) == 48 and towers(game, "4-4") == [["b:PZ"]]

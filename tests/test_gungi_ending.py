@@ -132,7 +132,7 @@ def test_pawn_drop_and_bronze_checkmates_are_foul_play(
     else:
         assert warnings(game) == [
             f"t.gn:2:4: warning: {movetext[3:]}: White is in check and no ply ends it, but "
-            f"{foul} is foul play (RULES.md §9), so this checkmate does not end the game"]
+            f"{foul} is foul play, so this checkmate does not end the game"]
         assert game.end is None
 
 
