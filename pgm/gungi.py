@@ -53,7 +53,8 @@ class GungiReplay:
     positions: tuple[Position, ...]
     """The position after each replayed ply: ``positions[i]`` follows ``record.plies[i]``."""
     diagnostics: tuple[Diagnostic, ...]
-    """The reader's diagnostics, then the replay's."""
+    """The reader's diagnostics and the replay's, in the order of their places in the
+    file: a build lists them as ``pgm check`` does."""
     stopped_at: int | None
     """Index of the ply refused by an error, or None if every playable ply was replayed."""
     end: GameEnd | None = None
@@ -124,7 +125,8 @@ def replay(record: GnRecord, start: Position | None = None) -> GungiReplay:
         _warn_late(late, overruled or end, sink)
     if stopped is None:
         _check_result(record, end, overruled, sink)
-    diagnostics = record.diagnostics + tuple(sink.items)
+    diagnostics = tuple(sorted(record.diagnostics + tuple(sink.items),
+                               key=lambda d: (d.line, d.column or 0)))
     return GungiReplay(record, start, tuple(positions), diagnostics, stopped, end, overruled)
 
 

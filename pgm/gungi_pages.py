@@ -178,7 +178,7 @@ def _overview(env: jinja2.Environment, game: GungiReplay, base: dict[str, Any],
               allow_html: bool) -> str:
     final = game.final
     return env.get_template("gungi_game.html").render(
-        base, problems=sorted(game.diagnostics, key=lambda d: (d.line, d.column or 0)),
+        base, problems=game.diagnostics,
         comments=comment_blocks(game.record.comments_after(0), allow_html),
         board=board_view(final), board_caption=last_position_caption("Position", game.stopped_line),
         sides=side_views(final, game.record, _ends_at(game, len(game.positions))),
@@ -235,7 +235,7 @@ def problems_by_ply(game: GungiReplay) -> Problems:
     """
     starts = [(p.line, p.column) for p in game.record.plies[: len(game.positions)]]
     found: list[list[Diagnostic]] = [[] for _ in starts]
-    for diagnostic in sorted(game.diagnostics, key=lambda d: (d.line, d.column or 0)):
+    for diagnostic in game.diagnostics:
         index = bisect_right(starts, (diagnostic.line, diagnostic.column or 0)) - 1
         if index >= 0:
             found[index].append(diagnostic)

@@ -60,7 +60,7 @@ def gungi_report(data: bytes, path: str, _settings: GameSettings | None = None
                  ) -> tuple[dict[str, Any], list[Diagnostic]]:
     game = gungi.load(data, path)
     record = game.record
-    diagnostics = sorted(game.diagnostics, key=lambda d: (d.line, d.column or 0))
+    diagnostics = list(game.diagnostics)
     events = [
         {
             "line": ply.line,

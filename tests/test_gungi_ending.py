@@ -353,11 +353,11 @@ def test_the_fourth_occurrence_of_a_position_is_a_draw() -> None:
 def test_repetition_against_the_result_and_plies_after_it() -> None:
     game = gungi.load(repetition_record(3, "*", "30. O-<4-8-0>3-7-0\n"), "r.gn")
     assert warnings(game) == [
-        "r.gn:14:5: warning: O-<4-8-0>3-7-0: played after the game ended with ply 58 (draw "
-        "by repetition)",
         'r.gn:6:1: warning: Result "*", but the position after ply 58 (line 13) occurs for '
         'the fourth time, a draw by repetition: the game is over, and its result is '
-        '"1/2 - 1/2"']
+        '"1/2 - 1/2"',
+        "r.gn:14:5: warning: O-<4-8-0>3-7-0: played after the game ended with ply 58 (draw "
+        "by repetition)"]
     won = gungi.load(repetition_record(3, "1 - 0"), "r.gn")
     assert [w.split(": ", 2)[2] for w in warnings(won)] == [
         'Result "1 - 0" disagrees with the game: the position after ply 58 (line 13) occurs '

@@ -368,6 +368,18 @@ def test_a_captured_commander_decides_the_game_over_a_wrong_result_tag(tmp_path)
     assert black is not None and black.group(1).startswith("<td>1</td><td>0</td><td>0</td>")
 
 
+def test_a_build_lists_a_records_problems_in_line_order(tmp_path) -> None:
+    """As pgm check does: the reader's error on line 19 came before the replay's warning
+    on line 15."""
+    after = (CORPUS / "gn/authored__1_commander_capture.gn").read_bytes() + \
+        b"\nPZ<1-2-0>1-3-0 PZ<0-6-0>0-5-0\n"
+    event = make_event(tmp_path / "ev", {"g.gn": after})
+    result = run_build(str(event), "-o", str(tmp_path / "o"))
+    places = re.findall(r"g\.gn:(\d+):(\d+): ", result.output)
+    assert [int(line) for line, _column in places] == [15, 19, 19]
+    assert places == sorted(places, key=lambda p: (int(p[0]), int(p[1])))
+
+
 def test_hands_and_the_key_tell_the_backs_apart(site) -> None:
     """A hand lists one entry per face and back: what a screen reader reads of each entry
     (the disc and the short back shown beside the face are hidden from it) names the
