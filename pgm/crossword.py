@@ -15,8 +15,8 @@ from typing import Any, NamedTuple
 from pgm.board import Placement, parse_coordinate
 from pgm.cgp import write_rack
 from pgm.crossword_ending import EndLines
-from pgm.crossword_model import CrosswordGame
 from pgm.crossword_leaves import check_kept_tiles
+from pgm.crossword_model import CrosswordGame
 from pgm.crossword_racks import check_stated_racks, known_racks
 from pgm.crossword_rules import Rules, choose_rules
 from pgm.crossword_state import Rack, State, Step, TileTally, warn_of_racks_beyond_set
