@@ -155,6 +155,17 @@ def test_ply_page_shows_move_squares_check_hands_and_captures(site) -> None:
     assert 'href="../../static/gungi.css"' in html
 
 
+def test_a_ply_pages_hands_have_a_heading_of_their_own(site) -> None:
+    """Heading navigation finds the hands under "Hands and captures", not under the
+    comments or the ply before them."""
+    for number in range(1, 65):
+        page = (site / f"round-1/table-2/{number}.html").read_text()
+        levels = [(int(level), text_of(text)) for level, text in
+                  re.findall(r"<h([1-3])[^>]*>(.*?)</h\1>", page, re.S)]
+        black = next(i for i, (level, text) in enumerate(levels) if "Black:" in text)
+        assert levels[black - 1] == (2, "Hands and captures"), (number, levels)
+
+
 def test_comments_are_on_the_ply_they_follow(site) -> None:
     folder = site / "round-1/table-2"
     assert "a capture written in plain Move form" in (folder / "50.html").read_text()
