@@ -118,9 +118,11 @@ def _load_cgp(source: Source, settings: GameSettings, data: bytes) -> LoadedGame
 
 def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
     game = load_gungi(data, shown_name(source.relative))
+    # A ply after a captured Commander is an error that stops the replay, but the game
+    # had ended: it keeps its result, on the index and the player page alike.
+    stopped = game.stopped_line if game.end is None else None
     entry = make_entry(source, settings, "gungi", record_title(game.record),
-                       dict(gungi_entry_fields(game), stopped=game.stopped_line),
-                       game.diagnostics)
+                       dict(gungi_entry_fields(game), stopped=stopped), game.diagnostics)
 
     def render(env: jinja2.Environment, common: dict[str, Any]) -> GameFiles:
         return render_gungi_game(env, entry, game, data, common)

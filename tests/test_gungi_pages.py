@@ -379,7 +379,7 @@ def test_a_captured_commander_decides_the_game_over_a_wrong_result_tag(tmp_path)
     assert black is not None and black.group(1).startswith("<td>1</td><td>0</td><td>0</td>")
 
 
-def test_a_build_lists_a_records_problems_in_line_order(tmp_path) -> None:
+def test_plies_after_a_captured_commander_are_listed_in_order_and_keep_the_result(tmp_path) -> None:
     """As pgm check does: the reader's error on line 19 came before the replay's warning
     on line 15."""
     after = (CORPUS / "gn/authored__1_commander_capture.gn").read_bytes() + \
@@ -389,6 +389,12 @@ def test_a_build_lists_a_records_problems_in_line_order(tmp_path) -> None:
     places = re.findall(r"g\.gn:(\d+):(\d+): ", result.output)
     assert [int(line) for line, _column in places] == [15, 19, 19]
     assert places == sorted(places, key=lambda p: (int(p[0]), int(p[1])))
+    # the game had ended when the error came: it keeps its result everywhere
+    index = text_of((tmp_path / "o/index.html").read_text())
+    assert "Black wins" in index and "stopped" not in index
+    players = (tmp_path / "o/players.html").read_text()
+    black = re.search(r'<th scope="row">Sample Black</th>\n(.*?)</tr>', players, re.S)
+    assert black is not None and black.group(1).startswith("<td>1</td><td>0</td><td>0</td>")
 
 
 def test_hands_and_the_key_tell_the_backs_apart(site) -> None:
