@@ -187,6 +187,8 @@ class _Reader:
         self.comments: list[Comment] = []
         self.playable: int | None = None
         self.cut_line: int | None = None
+        self.echoes: list[int] = []
+        """Where the errors after the first that stops the replay are."""
         self.in_movetext = False
         self.group: int | None = None
         self.group_offset = 0
@@ -224,6 +226,7 @@ class _Reader:
             else:
                 pos = self._word(pos)
         self._close_group()
+        self._report_echoes()
 
     # -- positions and diagnostics -------------------------------------------------------
 
@@ -245,11 +248,25 @@ class _Reader:
         self._report(Severity.ERROR, offset, message)
 
     def _cut(self, offset: int, message: str) -> None:
-        """An error after which the order of plies can no longer be trusted."""
-        self._error(offset, message)
+        """An error after which the order of plies can no longer be trusted. The replay
+        stops at the first; the later ones are most often its echoes (a ply split over
+        two lines, a number typed twice, "fixed" by renumbering the rest), so they are
+        one error, at the first of them, saying how many there are."""
         if self.playable is None:
+            self._error(offset, message)
             self.playable = len(self.plies)
             self.cut_line = self._where(offset)[0]
+        else:
+            self.echoes.append(offset)
+
+    def _report_echoes(self) -> None:
+        if not self.echoes:
+            return
+        count, last = len(self.echoes), self._where(self.echoes[-1])[0]
+        self._error(self.echoes[0], f"{count:,} more problem{'s' if count > 1 else ''} from "
+                                    f"here to line {last}, after the one at line "
+                                    f"{self.cut_line} where the replay stops; fix that one "
+                                    "first, as these may follow from it")
 
     # -- comments ------------------------------------------------------------------------
 
