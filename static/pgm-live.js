@@ -335,11 +335,18 @@
     data.games.forEach(function (game) { rows[game.slug] = game; });
     var listed = document.querySelectorAll("tr[data-game]");
     var missing = false;
+    var news = [];
     listed.forEach(function (row) {
       var game = rows[row.getAttribute("data-game")];
       if (!game) { missing = true; return; }
-      setText(row.querySelector(".status-text"), game.status);
-      setText(row.querySelector(".turns"), String(game.turns));
+      var shown = row.querySelector(".status-text");
+      var turns = row.querySelector(".turns");
+      if (shown.textContent !== game.status ||
+          (turns.textContent.trim() && turns.textContent.trim() !== String(game.turns))) {
+        news.push(rowName(row) + ": " + game.status);
+      }
+      setText(shown, game.status);
+      if (turns.textContent.trim()) { setText(turns, String(game.turns)); }
       if (row.className !== (game.live ? "live" : "final")) {
         row.className = game.live ? "live" : "final";
       }
@@ -348,7 +355,24 @@
       reloadFresh();
       return true;
     }
+    if (news.length) { tell(news.join("; ")); }
     return false;
+  }
+  // What changed on the index, said in the live region for a screen reader's user (the
+  // rows change in silence): "Table 3, Ann vs Bob: in progress: Ann 270 – Bob 212".
+  function rowName(row) {
+    var table = row.cells[0].textContent.trim();
+    var game = row.cells[1].querySelector("a").textContent;
+    return (table ? "Table " + table + ", " : "") + game;
+  }
+  function tell(text) {
+    if (!status) { return; }
+    var said = status.querySelector(".live-news");
+    if (!said) {
+      said = status.appendChild(document.createElement("span"));
+      said.className = "live-news visually-hidden";
+    }
+    setText(said, text);
   }
 
   // The event index of an event with no game in progress (before round 1, between

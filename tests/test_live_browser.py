@@ -92,6 +92,8 @@ def test_viewers_follow_a_game_in_progress(tmp_path) -> None:
         index.wait_for_function(
             "document.querySelector('tr[data-game] .turns').textContent.trim() === '7'",
             timeout=WAIT_MS)
+        # and says so in its live region, for a screen reader's user
+        shows(index, "#live-status .live-news", "Table 1, andy vs cesar: in progress: andy")
 
         save(6)  # the annotator takes the last move back
         live.wait_for_url(re.compile(r"board-1/6\.html$"), timeout=WAIT_MS)
