@@ -124,8 +124,7 @@ class GnRecord:
 
     @property
     def result(self) -> Result | None:
-        value = self.value("Result")
-        return Result(value) if value in _RESULT_VALUES else None
+        return read_result(self.value("Result") or "")
 
     def comments_after(self, plies: int) -> tuple[Comment, ...]:
         """Comments written after exactly ``plies`` plies (0 = before the first ply)."""
@@ -133,7 +132,15 @@ class GnRecord:
 
 
 _TAG_NAMES = {n.lower(): n for n in ("Event", "Date", "Location", "White", "Black", "Result")}
-_RESULT_VALUES = {r.value for r in Result}
+def read_result(value: str) -> Result | None:
+    """A Result value as GN writes it, or as hands type it the way PGN does (``1-0``,
+    an en dash, ``½``): the result is plain either way. None when it is no result."""
+    compact = re.sub(r"\s+", "", value).replace("\u2013", "-").replace("\u2014", "-") \
+        .replace("\u00bd", "1/2")
+    return _COMPACT_RESULTS.get(compact)
+
+
+_COMPACT_RESULTS = {r.value.replace(" ", ""): r for r in Result}
 _TAG = re.compile(r'\[([A-Za-z]+)[ \t]+"([^"\n]*)"[ \t]*\]')
 _DATE = re.compile(r"([0-9]{1,4})\.([0-9]{1,2})\.([0-9]{1,2})")
 _SPACE = re.compile(r"\s+")
@@ -325,13 +332,21 @@ class _Reader:
         return match.end()
 
     def _check_value(self, name: str, value: str, offset: int) -> None:
-        if name == "Result" and value not in _RESULT_VALUES:
-            allowed = '"1 - 0", "0 - 1", "1/2 - 1/2" or "*"'
-            self._error(offset, f'Result "{value}" is not one of {allowed}')
+        if name == "Result":
+            self._check_result(value, offset)
         if name == "Date":
             date = _DATE.fullmatch(value)
             if date is None or not 1 <= int(date[2]) <= 12 or not 1 <= int(date[3]) <= 31:
                 self._error(offset, f'Date "{value}" is not a date written YYYY.MM.DD')
+
+    def _check_result(self, value: str, offset: int) -> None:
+        result = read_result(value)
+        if result is None:
+            allowed = '"1 - 0", "0 - 1", "1/2 - 1/2" or "*"'
+            self._error(offset, f'Result "{value}" is not one of {allowed}')
+        elif result.value != value:
+            self._report(Severity.WARNING, offset, f'Result "{value}" is read as '
+                                                   f'"{result.value}", as GN writes it')
 
     # -- movetext ------------------------------------------------------------------------
 
@@ -356,7 +371,7 @@ class _Reader:
         says the same (nothing is lost), else an error (which result is meant?)."""
         value = _RESULT_TOKENS[word]
         stated = [tag.value for tag in self.tags if tag.name == "Result" and tag.value]
-        if stated and stated[-1] == value:
+        if stated and read_result(stated[-1]) is read_result(value):
             self._report(Severity.WARNING, pos, f"{word!r} after the moves repeats the "
                                                 f"[Result] tag; GN keeps the result there only")
             return

@@ -90,7 +90,7 @@ def test_tag_names_are_case_insensitive_and_empty_values_unset() -> None:
         ('[ "x"]', 1, "has no name"),
         ('[Date "2016.09.32"]', 8, 'Date "2016.09.32" is not a date'),
         ('[Date "2016.13.01"]', 8, "is not a date"),
-        ('[Result "1-0"]', 10, 'Result "1-0" is not one of'),
+        ('[Result "1:0"]', 10, 'Result "1:0" is not one of'),
     ],
 )
 def test_bad_header_lines_are_errors_at_their_column(text: str, column: int, message: str) -> None:
@@ -100,6 +100,18 @@ def test_bad_header_lines_are_errors_at_their_column(text: str, column: int, mes
     assert (diagnostic.line, diagnostic.column, diagnostic.severity) == (2, column, Severity.ERROR)
     assert message in diagnostic.message
     assert len(record.plies) == record.playable == 1  # header problems do not stop the replay
+
+
+@pytest.mark.parametrize(("typed", "result"), [
+    ("1-0", Result.WHITE_WON), ("0 \u2013 1", Result.BLACK_WON), ("1/2-1/2", Result.DRAW),
+    ("\u00bd - \u00bd", Result.DRAW)])
+def test_a_result_typed_as_pgn_writes_it_is_read_with_a_warning(typed: str,
+                                                                result: Result) -> None:
+    record = parse(f'[Result "{typed}"]\n1. PZ*0-8-0\n')
+    assert record.result is result
+    assert [(d.line, d.column, d.severity, d.message) for d in record.diagnostics] == [
+        (1, 10, Severity.WARNING, f'Result "{typed}" is read as "{result.value}", as GN '
+                                  'writes it')]
 
 
 def test_duplicate_tag_warns_and_later_value_wins() -> None:
