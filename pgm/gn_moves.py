@@ -28,7 +28,7 @@ import enum
 import re
 from dataclasses import dataclass
 
-from pgm.gungi_units import normalise_code
+from pgm.gungi_units import CODES, START_HAND, Face, normalise_code
 
 
 class MoveKind(enum.Enum):
@@ -164,7 +164,17 @@ def shown(token: str) -> str:
 def _bad_code_message(unit: str) -> str:
     if unit[1] == "-":
         return f"unknown unit code {unit!r}: only the Commander (O-) has no back side"
-    return f"unknown unit code {unit!r}: not one of the 23 Gungi unit codes"
+    near = [code for code in CODES if code[0] == unit[0].upper() or code[1] == unit[1].upper()]
+    named = "; ".join(f"{code}: {_faces(code)}"
+                      for code in near or [code for code, _count in START_HAND])
+    return (f"unknown unit code {unit!r}: a code is the side shown, then the side on its "
+            f"back ({named})")
+
+
+def _faces(code: str) -> str:
+    """``Samurai, back Pike``: what a code's two letters stand for."""
+    shown, back = Face(code[0]), code[1]
+    return shown.title if back == "-" else f"{shown.title}, back {Face(back).title}"
 
 
 def _spot(match: re.Match[str], group: str) -> Spot | TokenError:

@@ -270,6 +270,8 @@ def test_each_move_form(token: str, move: Move) -> None:
     [
         ("QZ*0-6-0", 4, "unknown unit code 'QZ'"),
         ("P-*0-6-0", 4, "only the Commander (O-) has no back side"),
+        ("SN*0-6-0", 4, "unknown unit code 'SN': a code is the side shown, then the side on "
+                        "its back (YN: Spy, back Clandestinite; SE: Samurai, back Pike)"),
         ("PZ*0-6-3", 11, "tier 3 is out of range 0-2 (a tower holds at most 3 units)"),
         ("PZ*9-6-0", 7, "column 9 is out of range 0-8"),
         ("PZ<4-6-0>4-10-0", 15, "row 10 is out of range 0-8"),
