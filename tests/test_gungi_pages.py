@@ -7,6 +7,7 @@ import json
 import re
 from html import unescape
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from conftest import CORPUS, SAMPLE_GAMES
@@ -364,6 +365,15 @@ def test_the_player_index_counts_gungi_wins_and_losses(tmp_path) -> None:
     assert '<span class="result">L</span>' in row("Sample White")
 
 
+def assert_black_won(site: Path) -> None:
+    """The index gives Black the win, with no other status, and the player page counts it."""
+    index = text_of((site / "index.html").read_text())
+    assert "Black wins" in index and "White wins" not in index and "stopped" not in index
+    players = (site / "players.html").read_text()
+    black = re.search(r'<th scope="row">Sample Black</th>\n(.*?)</tr>', players, re.S)
+    assert black is not None and black.group(1).startswith("<td>1</td><td>0</td><td>0</td>")
+
+
 def test_a_captured_commander_decides_the_game_over_a_wrong_result_tag(tmp_path) -> None:
     """The tag is an error of the record; the index and player page follow the capture,
     as the game page's own "Black captured the Commander and wins." does."""
@@ -372,11 +382,7 @@ def test_a_captured_commander_decides_the_game_over_a_wrong_result_tag(tmp_path)
     event = make_event(tmp_path / "ev", {"g.gn": wrong})
     result = run_build(str(event), "-o", str(tmp_path / "o"))
     assert result.exit_code == 1 and 'Result "1 - 0" disagrees with the game' in result.output
-    index = text_of((tmp_path / "o/index.html").read_text())
-    assert "Black wins" in index and "White wins" not in index
-    players = (tmp_path / "o/players.html").read_text()
-    black = re.search(r'<th scope="row">Sample Black</th>\n(.*?)</tr>', players, re.S)
-    assert black is not None and black.group(1).startswith("<td>1</td><td>0</td><td>0</td>")
+    assert_black_won(tmp_path / "o")
 
 
 def test_plies_after_a_captured_commander_are_listed_in_order_and_keep_the_result(tmp_path) -> None:
@@ -389,12 +395,7 @@ def test_plies_after_a_captured_commander_are_listed_in_order_and_keep_the_resul
     places = re.findall(r"g\.gn:(\d+):(\d+): ", result.output)
     assert [int(line) for line, _column in places] == [15, 19, 19]
     assert places == sorted(places, key=lambda p: (int(p[0]), int(p[1])))
-    # the game had ended when the error came: it keeps its result everywhere
-    index = text_of((tmp_path / "o/index.html").read_text())
-    assert "Black wins" in index and "stopped" not in index
-    players = (tmp_path / "o/players.html").read_text()
-    black = re.search(r'<th scope="row">Sample Black</th>\n(.*?)</tr>', players, re.S)
-    assert black is not None and black.group(1).startswith("<td>1</td><td>0</td><td>0</td>")
+    assert_black_won(tmp_path / "o")  # the game had ended when the error came
 
 
 def test_hands_and_the_key_tell_the_backs_apart(site) -> None:
