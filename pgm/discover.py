@@ -107,6 +107,10 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
                             f"from a file named {CONFIG_NAME}, all in lower case (other "
                             "spellings are not read on Linux, where sites are often "
                             f"built): rename it to {CONFIG_NAME}")
+        elif entry.name == "config.txt":
+            problems.append(f"{Path(entry.path)}: not read: pgm takes what pgm.pl's "
+                            f"config.txt said from {CONFIG_NAME} (title, division, round, "
+                            "games:); see README, Coming from pgm.pl")
         elif reason := _near_miss(entry, real_root, extensions, entries):
             problems.append(f"{Path(entry.path)}: {reason}")
     for entry in subfolders:

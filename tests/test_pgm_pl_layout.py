@@ -48,3 +48,13 @@ def test_a_game_built_at_its_old_address_keeps_it(tmp_path) -> None:
     assert run_build(str(event), "-o", str(out)).exit_code == 0
     assert (out / "r01b01/input/index.html").is_file()
     assert not (out / "r01b01/index.html").exists()
+
+
+def test_pgm_pl_s_config_txt_is_warned_of_as_not_read(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"r01b01/input.gcg": ANDY,
+                                         "config.txt": "$htarget = '/nsc2004';\n"})
+    result = run_build(str(event), "-o", str(tmp_path / "site"))
+    assert result.exit_code == 0
+    assert f"{event / 'config.txt'}: warning: not read: pgm takes what pgm.pl's config.txt " \
+           "said from event.yaml (title, division, round, games:); see README, Coming " \
+           "from pgm.pl\n" in result.output
