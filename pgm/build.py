@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -112,6 +113,9 @@ class BuildResult:
     files a rebuild took away."""
     in_progress: list[str] = field(default_factory=list)
     """Records of games in progress: their pages follow the record (and say so)."""
+    idle: list[str] = field(default_factory=list)
+    """Those of ``in_progress`` unchanged for over a day (``IDLE_SECONDS``): an archive's
+    abandoned games, or records that lost their last lines, more likely than play."""
     followed: list[str] = field(default_factory=list)
     """Records that end their games and still have their pages follow them, for
     corrections (``live: true``)."""
@@ -331,6 +335,8 @@ def _run(plan: Plan, options: BuildOptions, event: _Event, target: Path, in_plac
             result.not_shown.append(game.entry.relative)
         if game.entry.in_progress:
             result.in_progress.append(game.entry.relative)
+            if _idle(game.entry.updated):
+                result.idle.append(game.entry.relative)
         elif game.entry.live:
             result.followed.append(game.entry.relative)
     entries = [states[slug].entry for slug in plan.order]
@@ -576,3 +582,15 @@ def _failing_template(exc: BaseException) -> str:
     where, line = template_frame(exc) or (getattr(exc, "filename", None) or "a template",
                                           getattr(exc, "lineno", None))
     return f"{where}, line {line}" if line else where
+
+
+IDLE_SECONDS = 86_400
+"""How long a game in progress may go without a move before the build asks whether its
+play is over: longer than any session of play."""
+
+
+def _idle(updated: str) -> bool:
+    """Whether a record's time (ISO, ``GameEntry.updated``) is over ``IDLE_SECONDS`` ago."""
+    if not updated:
+        return False
+    return time.time() - datetime.fromisoformat(updated).timestamp() > IDLE_SECONDS

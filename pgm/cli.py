@@ -144,6 +144,9 @@ def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
         count = len(result.in_progress)
         lines.append(f"{count} game{'s' if count != 1 else ''} in progress (no end of game "
                      f"recorded yet): {_first_few(names(result.in_progress))}")
+        if result.idle:
+            lines.append(f"{len(result.idle)} of them unchanged for over a day: if play on "
+                         "them is over, 'live: false' in event.yaml lists them as unfinished")
     if result.followed:
         count = len(result.followed)
         lines.append(f"{count} finished game{'s' if count != 1 else ''} still followed for "

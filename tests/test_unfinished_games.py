@@ -5,7 +5,9 @@ unfinished; a record that ends its game keeps its result whatever ``live`` says.
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
 
 import pytest
 from conftest import CORPUS, SAMPLE_GAMES
@@ -114,6 +116,22 @@ def test_a_complete_record_keeps_its_result_whatever_live_says(site) -> None:
     assert "Score sheet and final position" in turn
     # no game of the event is in progress: the index says none is
     assert "Games in progress" not in text_of((site / "index.html").read_text())
+
+
+def test_the_build_asks_whether_play_is_over_on_a_game_idle_for_a_day(tmp_path) -> None:
+    """An archive's abandoned game shows in progress until ``live: false``: the build
+    says so of a record unchanged for over a day, and not of one just saved."""
+    event = make_event(tmp_path / "ev", {"old.gcg": record_prefix(ANDY, 7),
+                                         "new.gcg": record_prefix(ANDY, 5)})
+    two_days_ago = time.time() - 2 * 86_400
+    os.utime(event / "old.gcg", (two_days_ago, two_days_ago))
+    lines = run_build(str(event), "-o", str(tmp_path / "o")).output.splitlines()
+    hint = ("1 of them unchanged for over a day: if play on them is over, 'live: false' in "
+            "event.yaml lists them as unfinished")
+    assert lines[-1] == hint and lines[-2].startswith("2 games in progress")
+    (event / "event.yaml").write_text("games:\n  old.gcg: {live: false}\n")
+    lines = run_build(str(event), "-o", str(tmp_path / "o")).output.splitlines()
+    assert lines[-1] == f"1 game in progress (no end of game recorded yet): {event / 'new.gcg'}"
 
 
 def test_the_build_says_a_finished_game_is_followed_not_in_progress(tmp_path) -> None:
