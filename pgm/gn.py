@@ -294,7 +294,9 @@ class _Reader:
 
     def _comment(self, kind: CommentKind, body: str, pos: int) -> None:
         if self.group is not None and self.in_group == 0:
-            self._error(pos, f"comment between move number {self.group} and its first ply")
+            self._error(pos, f"comment between move number {self.group} and its first ply, "
+                             "where GN readers refuse it: move it before the number or after "
+                             "the ply")
         line, column = self._where(pos)
         self.comments.append(Comment(kind, body.strip(), line, column, len(self.plies)))
 

@@ -158,7 +158,9 @@ def test_comments_of_both_kinds_keep_text_position_and_ply_count() -> None:
 def test_comment_between_number_and_first_ply_is_an_error_but_replay_continues() -> None:
     record = parse("1. (no) PZ*0-8-0 PZ*0-0-0\n")
     assert problems(record) == [(1, 4, "error")]
-    assert "between move number 1 and its first ply" in record.diagnostics[0].message
+    assert record.diagnostics[0].message == (
+        "comment between move number 1 and its first ply, where GN readers refuse it: move "
+        "it before the number or after the ply")
     assert record.playable == 2
 
 
