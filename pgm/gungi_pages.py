@@ -29,6 +29,7 @@ from pgm.gungi_view import (
     HeaderField,
     board_view,
     header_fields,
+    played_words,
     ply_rows,
     ply_squares,
     side_views,
@@ -198,7 +199,7 @@ def _ply_context(entry: GameEntry, game: GungiReplay, index: int, move_text: str
     return dict(
         base, title=title, number=number, total=total,
         move_text=move_text, notation=ply.notation, mover=game.before(index).to_move.title,
-        board=board_view(after, moved_from, moved_to),
+        board=board_view(after, moved_from, moved_to, played_words(ply)),
         board_caption=f"Board after ply {number}, {ply.notation}: {move_text}",
         sides=side_views(after, game.record, _ends_at(game, number)),
         status=status_lines(after, _ended_by(game, number), number),

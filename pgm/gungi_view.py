@@ -129,14 +129,18 @@ class HeaderField:
 
 
 def board_view(position: Position, moved_from: frozenset[int] = frozenset(),
-               moved_to: frozenset[int] = frozenset()) -> BoardView:
-    """The 9x9 board of ``position``, row 8 first, with the ply's squares highlighted."""
+               moved_to: frozenset[int] = frozenset(), played: str = "just played"
+               ) -> BoardView:
+    """The 9x9 board of ``position``, row 8 first, with the ply's squares highlighted;
+    ``played`` is what a screen reader hears of the squares in ``moved_to``
+    (:func:`played_words`)."""
     checked = _checked_commanders(position)
     rows = []
     for row in reversed(range(SIZE)):
         squares = tuple(
             _square(position.towers[square_of(col, row)], square_of(col, row),
-                    square_of(col, row) in moved_from, square_of(col, row) in moved_to,
+                    square_of(col, row) in moved_from,
+                    played if square_of(col, row) in moved_to else "",
                     square_of(col, row) in checked)
             for col in range(SIZE))
         rows.append((str(row), squares))
@@ -145,15 +149,15 @@ def board_view(position: Position, moved_from: frozenset[int] = frozenset(),
                      _legend(position))
 
 
-def _square(tower: Tower, square: int, moved_from: bool, moved_to: bool,
+def _square(tower: Tower, square: int, moved_from: bool, played: str,
             checked: bool) -> SquareView:
     name = square_name(square)
     units = tuple(unit_view(u) for u in reversed(tower))
     css = ["sq", _territory(row_of(square)), f"h{len(tower)}" if tower else "empty"]
     notes = []
-    if moved_to:
+    if played:
         css.append("to")
-        notes.append("just played")
+        notes.append(played)
     elif moved_from:
         css.append("from")
         notes.append("moved from here")
@@ -200,6 +204,14 @@ def unit_view(unit: Unit) -> UnitView:
     detail = f" (face up, back: {back})" if back else ""
     return UnitView(unit.colour.value, unit.face.value, unit.back.value if unit.back else "",
                     unit.face.title, f"{unit.colour.title} {unit.face.title}{detail}", back)
+
+
+def played_words(ply: Ply) -> str:
+    """How a ply's square is named to a screen reader: a recovery lifts a unit off it, and
+    "just played" of the square it emptied would say a unit went there."""
+    if ply.move.kind in (MoveKind.RECOVER_SELF, MoveKind.RECOVER_OPPONENT):
+        return "unit just recovered from here"
+    return "just played"
 
 
 def ply_squares(ply: Ply) -> tuple[frozenset[int], frozenset[int]]:

@@ -111,6 +111,13 @@ def test_board_after_a_ply_matches_the_replay(site, number) -> None:
             assert f"tower of {len(tower)}" in label
 
 
+def test_a_recovery_names_its_square_as_where_a_unit_was_lifted_from(site) -> None:
+    game = gungi.load(EVERY_FORM, "x")
+    number = next(i for i, ply in enumerate(game.record.plies, 1) if ply.notation == "YN+5-7-0")
+    label, classes = squares((site / f"round-1/table-2/{number}.html").read_text())["5-7"]
+    assert label == "5-7: empty, unit just recovered from here" and "to" in classes
+
+
 def test_every_tier_of_two_and_three_high_towers_is_listed(site) -> None:
     html = (site / "round-1/table-2/51.html").read_text()
     label, classes = squares(html)["5-2"]
