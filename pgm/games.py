@@ -118,8 +118,8 @@ def _load_cgp(source: Source, settings: GameSettings, data: bytes) -> LoadedGame
 
 def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
     game = load_gungi(data, shown_name(source.relative))
-    # A ply after a captured Commander is an error that stops the replay, but the game
-    # had ended: it keeps its result, on the index and the player page alike.
+    # A game that ended before the error that stopped its replay (a ply after a captured
+    # Commander is one) keeps its result, on the index and the player page alike.
     stopped = game.stopped_line if game.end is None else None
     entry = make_entry(source, settings, "gungi", record_title(game.record),
                        dict(gungi_entry_fields(game), stopped=stopped), game.diagnostics)
