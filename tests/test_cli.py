@@ -210,7 +210,8 @@ def test_the_summary_names_the_games_in_progress(tmp_path, monkeypatch) -> None:
     assert result.output.endswith(
         "1 game in progress (no end of game recorded yet): ev/r1/cut.gcg\n")
     for table in range(2, 8):
-        (tmp_path / f"ev/r1/t{table}.gcg").write_bytes(cut.replace(b"Austin", b"Austi" + b"n" * table))
+        renamed = cut.replace(b"Austin", b"Austi" + b"n" * table)
+        (tmp_path / f"ev/r1/t{table}.gcg").write_bytes(renamed)
     assert run("build", "ev").output.endswith(
         "7 games in progress (no end of game recorded yet): ev/r1/cut.gcg, ev/r1/t2.gcg, "
         "ev/r1/t3.gcg, ev/r1/t4.gcg, ev/r1/t5.gcg and 2 more\n")
