@@ -135,6 +135,8 @@ class _Shape:
         self.row_frames: dict[int, tuple[str, str] | None] = {}
         """The markup before and after the squares of each display row (None: the row
         macro is called for every row)."""
+        self.empty: tuple[tuple[tuple[str, ...], ...], list[Markup]] | None = None
+        """The squares' markup and the rows of the empty board (``empty_board``)."""
 
 
 class BoardRenderer:
@@ -195,6 +197,27 @@ class BoardRenderer:
         if shape is None:
             shape = self._shapes[key] = _Shape(layout, dist, orientation)
         return shape
+
+    def rows_and_squares(self, shape: _Shape, cells: tuple[str, ...],
+                         by_row: dict[int, Marks]) -> tuple[list[Markup], list[list[str]]]:
+        """Every row of a board of ``shape`` holding ``cells``, marked as ``by_row`` says,
+        and the markup of each of its squares, by display row and column."""
+        size = shape.layout.size
+        lettered = shape.orientation.lettered_rows
+        rows, squares = [], []
+        for r in range(size):
+            raw = cells[r::size] if lettered else cells[r * size:(r + 1) * size]
+            squares.append(self.squares(shape, r, raw, by_row.get(r, ())))
+            rows.append(self.row(shape, cells, r, by_row.get(r, ())))
+        return rows, squares
+
+    def empty_board(self, shape: _Shape) -> tuple[tuple[tuple[str, ...], ...], list[Markup]]:
+        """The squares' markup and the rows of an empty board of ``shape``, made once."""
+        if shape.empty is None:
+            rows, squares = self.rows_and_squares(
+                shape, ("",) * (shape.layout.size * shape.layout.size), {})
+            shape.empty = (tuple(map(tuple, squares)), rows)
+        return shape.empty[0], list(shape.empty[1])
 
     def _new_row(self, shape: _Shape, key: _RowKey) -> Markup:
         r, raw, marks = key
@@ -302,11 +325,12 @@ class TurnBoards:
     A turn changes the board only on the squares it placed or took back (a withdrawn
     phoney), so each page redoes just those squares and the ones the previous turn
     highlighted, keeps the others' markup from the page before, and joins the rows they
-    lie in again. Asked out of order, it renders every row.
+    lie in again; a game that starts on an empty board starts from the empty board's
+    markup, kept per board shape. Asked out of order, it renders every row.
     """
 
     def __init__(self, renderer: BoardRenderer, layout: Layout, dist: Distribution,
-                 orientation: Orientation) -> None:
+                 orientation: Orientation, start: tuple[str, ...] = ()) -> None:
         self._renderer = renderer
         self._size = layout.size
         self._shape = renderer.shape(layout, dist, orientation)
@@ -315,25 +339,25 @@ class TurnBoards:
         self._squares: list[list[str]] = []
         """The markup of each square of the rows, by display row and column."""
         self._highlighted: list[tuple[int, int]] = []
+        """The board squares the last page marked."""
         self._last = -2
         self._head = renderer.head(layout.size, orientation)
+        if start and not any(start):
+            squares, self._rows = renderer.empty_board(self._shape)
+            self._squares = [list(row) for row in squares]
+            self._last = -1
 
     def board(self, index: int, turn: Turn) -> dict[str, Any]:
         """The values ``partials/board.html`` prints for ``turn``, the ``index``-th."""
-        cell = self._orientation.cell  # the transpose is its own inverse
+        placed = [(t.row, t.col) for t in turn.placed]
         through = played_through(turn, self._size)
         if index == self._last + 1 and self._rows:
-            marked = [(cell(t.row, t.col), JUST_PLAYED) for t in turn.placed] + \
-                [(cell(*square), PLAYED_THROUGH) for square in through]
-            self._redo(turn.position.cells, marked, self._highlighted +
-                       [cell(t.row, t.col) for t in turn.removed])
-            self._highlighted = [square for square, _ in marked]
+            self._redo(turn.position.cells, placed, through,
+                       self._highlighted + [(t.row, t.col) for t in turn.removed])
         else:
-            self._render_all(turn.position.cells,
-                             [((t.row, t.col), JUST_PLAYED) for t in turn.placed] +
-                             [(square, PLAYED_THROUGH) for square in through])
-            self._highlighted = [cell(t.row, t.col) for t in turn.placed] + \
-                [cell(*square) for square in through]
+            self._render_all(turn.position.cells, [(square, JUST_PLAYED) for square in placed]
+                             + [(square, PLAYED_THROUGH) for square in through])
+        self._highlighted = placed + through
         self._last = index
         return self._renderer.frame(self._size, self._head, self._rows)
 
@@ -342,38 +366,37 @@ class TurnBoards:
         turn with nothing highlighted (the game page's final position): once the last turn
         page is made, only its highlighted squares are redone."""
         if index == self._last and self._rows:
-            self._redo(cells, [], self._highlighted)
+            self._redo(cells, [], [], self._highlighted)
             self._highlighted, self._last = [], -2
         else:
             self._render_all(cells, [])
         return self._renderer.frame(self._size, self._head, self._rows)
 
-    def _redo(self, cells: tuple[str, ...], marked: list[tuple[tuple[int, int], int]],
-              others: list[tuple[int, int]]) -> None:
-        """Redo the ``marked`` display squares (with their marks) and the ``others`` (not
-        marked, unless also among the ``marked``), and the rows they lie in."""
-        renderer, shape, size = self._renderer, self._shape, self._size
-        cell = self._orientation.cell
+    def _redo(self, cells: tuple[str, ...], placed: list[tuple[int, int]],
+              through: list[tuple[int, int]], others: list[tuple[int, int]]) -> None:
+        """Redo the board squares ``placed`` and played ``through`` (marked so), and the
+        ``others`` (not marked, unless also among the first), and the rows they lie in."""
+        renderer, shape, size, squares = self._renderer, self._shape, self._size, self._squares
+        known = shape.squares
+        lettered = self._orientation.lettered_rows
         rows = set()
-        for (r, c), mark in [(square, 0) for square in others] + marked:
-            row, col = cell(r, c)
-            label = cells[row * size + col]
-            # the kept markup looked up here: a dozen squares a turn, most of them known
-            html = shape.squares[mark][r * size + c].get(label)
-            self._squares[r][c] = html if html is not None else \
-                renderer.square(shape, r, c, label, mark)
-            rows.add(r)
+        for board_squares, mark in ((others, 0), (placed, JUST_PLAYED),
+                                    (through, PLAYED_THROUGH)):
+            by_place = known[mark]
+            for row, col in board_squares:
+                r, c = (col, row) if lettered else (row, col)
+                label = cells[row * size + col]
+                # the kept markup looked up here: a dozen squares a turn, most of them known
+                html = by_place[r * size + c].get(label)
+                squares[r][c] = html if html is not None else \
+                    renderer.square(shape, r, c, label, mark)
+                rows.add(r)
         for r in rows:
-            self._rows[r] = renderer.row_html(shape, r, self._squares[r])
+            self._rows[r] = renderer.row_html(shape, r, squares[r])
 
     def _render_all(self, cells: tuple[str, ...], marked: list[tuple[tuple[int, int], int]]
                     ) -> None:
         """Every row and square, the ``marked`` board squares with their marks."""
         by_row = _marks_by_row(marked, self._orientation)
-        renderer, shape, size = self._renderer, self._shape, self._size
-        lettered = self._orientation.lettered_rows
-        self._rows, self._squares = [], []
-        for r in range(size):
-            raw = cells[r::size] if lettered else cells[r * size:(r + 1) * size]
-            self._squares.append(renderer.squares(shape, r, raw, by_row.get(r, ())))
-            self._rows.append(renderer.row(shape, cells, r, by_row.get(r, ())))
+        self._rows, self._squares = self._renderer.rows_and_squares(self._shape, cells,
+                                                                     by_row)

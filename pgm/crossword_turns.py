@@ -10,7 +10,7 @@ rendered once.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -19,21 +19,23 @@ import jinja2
 from markupsafe import Markup
 
 from pgm.crossword_board import BoardRenderer, Orientation, TurnBoards
-from pgm.crossword_model import CrosswordGame
+from pgm.crossword_model import CrosswordGame, off_board_counts
 from pgm.crossword_view import (
     PlayerLine,
     SheetRow,
-    TurnUnseen,
+    Unseen,
     describe,
     player_lines,
+    unseen_view,
+    unseen_viewer,
 )
 from pgm.diagnostics import Diagnostic
 from pgm.fragments import kept, memo
 from pgm.markdown import render_markdown
 from pgm.page_parts import final_result, navigation, turn_title
-from pgm.page_plan import Holes, PagePlan, shared_key
+from pgm.page_plan import Holes, PagePlan, count_class, shared_key
 from pgm.render import markup, printed
-from pgm.tiles import tile_text
+from pgm.tiles import BLANK, RACK_LABELS, TILE_TEXTS, UNKNOWN, tile_text
 from pgm.turn_window import Gap, TurnWindow
 
 
@@ -104,16 +106,107 @@ class _UnseenTiles:
         self._macro = env.get_template("partials/fragments.html").module.unseen_tile  # type: ignore[attr-defined]
         self._html: dict[tuple[str, int], str] = {}
 
-    def __call__(self, tiles: tuple[tuple[str, int], ...]) -> Markup:
-        pieces = list(map(self._html.get, tiles))
-        if None in pieces:
-            pieces = [piece if piece is not None else self._new(tile)
-                      for piece, tile in zip(pieces, tiles, strict=True)]
-        return markup("".join(pieces))  # type: ignore[arg-type]
-
-    def _new(self, tile: tuple[str, int]) -> str:
-        html = self._html[tile] = str(self._macro(*tile))
+    def piece(self, shown: str, count: int) -> str:
+        """The fragment of ``count`` tiles shown as ``shown``."""
+        html = self._html.get((shown, count))
+        if html is None:
+            html = self._html[(shown, count)] = str(self._macro(shown, count))
         return html
+
+
+Counts = tuple[int, int, int, int, int, str | None, bool]
+"""All of an ``Unseen`` but its tiles: total, vowels, consonants, blanks, bag, viewer,
+partial."""
+
+
+class UnseenPanel:
+    """The unseen tiles of one game's turn pages, as markup, and their counts, in turn
+    order. Each tile's fragment for its count off the board is kept from page to page,
+    and a page redoes only those of the tiles its turn placed or took back (nothing else
+    changes the board) and of the mover's rack, which the mover sees: a few where the
+    set has some thirty. Asked out of order, it counts the board."""
+
+    def __init__(self, game: CrosswordGame, tiles: _UnseenTiles) -> None:
+        self._game = game
+        self._tiles = tiles
+        self._vowels = game.rules.distribution.vowels
+        self._last = -2
+        self._off: dict[str, int] = {}
+        """The set less the board, by rack label, in ``off_board_counts``'s order."""
+        self._slots: dict[str, int] = {}
+        """Each label's place in ``_off`` and ``_pieces``."""
+        self._pieces: list[str] = []
+        """Each label's fragment for its count in ``_off`` ("" for none)."""
+        self._total = self._vowel_total = 0
+        """The tiles and the vowels among them in ``_off``, counting no label below 0."""
+
+    def view(self, index: int) -> tuple[Markup, Counts]:
+        """The unseen tiles' markup and their counts after the ``index``-th turn."""
+        game = self._game
+        turn = game.turns[index]
+        if index == self._last + 1 and self._last >= 0:
+            for tile in turn.placed:
+                self._move(RACK_LABELS[tile.label], -1)
+            for tile in turn.removed:
+                self._move(RACK_LABELS[tile.label], 1)
+        else:
+            self._count(off_board_counts(game.rules, turn.position.cells))
+        self._last = index
+        position = turn.position
+        pieces, total, vowels = self._pieces, self._total, self._vowel_total
+        blanks = self._off.get(BLANK, 0)
+        seat = position.to_move
+        rack = position.racks[seat] if seat is not None and position.racks else None
+        if rack:
+            pieces = pieces.copy()
+            off, slots, vowel_labels = self._off, self._slots, self._vowels
+            left: dict[str, int] = {}  # the count of each rack tile that is unseen
+            for label in rack:
+                count = left.get(label)
+                if count is None:
+                    if label == UNKNOWN or label not in slots:  # not a tile of the set
+                        continue
+                    count = off[label]
+                left[label] = count - 1
+                if count > 0:
+                    total -= 1
+                    if label in vowel_labels:
+                        vowels -= 1
+            for label, count in left.items():
+                pieces[slots[label]] = self._piece(label, count)
+            blanks = left.get(BLANK, blanks)
+        blanks = blanks if blanks > 0 else 0
+        return markup("".join(pieces)), (total, vowels, total - vowels - blanks, blanks,
+                                         position.bag, *unseen_viewer(game, position))
+
+    def unseen(self) -> Unseen:
+        """The ``Unseen`` of the last page viewed, tiles and all."""
+        return unseen_view(self._game, self._game.turns[self._last].position, self._off)
+
+    def _piece(self, label: str, count: int) -> str:
+        return self._tiles.piece(TILE_TEXTS[label], count) if count > 0 else ""
+
+    def _count(self, off: dict[str, int]) -> None:
+        self._off = off
+        self._slots = {label: slot for slot, label in enumerate(off)}
+        self._pieces = [self._piece(label, count) for label, count in off.items()]
+        self._total = sum(count for count in off.values() if count > 0)
+        self._vowel_total = sum(count for label, count in off.items()
+                                if count > 0 and label in self._vowels)
+
+    def _move(self, label: str, change: int) -> None:
+        """``change`` tiles of ``label`` taken off the board (-1: put on it)."""
+        before = self._off.get(label, 0)
+        after = self._off[label] = before + change
+        slot = self._slots.get(label)
+        if slot is None:  # a label the set does not have, on the board
+            slot = self._slots[label] = len(self._pieces)
+            self._pieces.append("")
+        self._pieces[slot] = self._piece(label, after)
+        added = (after if after > 0 else 0) - (before if before > 0 else 0)
+        self._total += added
+        if label in self._vowels:
+            self._vowel_total += added
 
 
 def _summaries(game: CrosswordGame, sheet: tuple[SheetRow, ...], spoiler_free: bool
@@ -183,6 +276,44 @@ class ScoreTables:
         return PagePlan.of(render, holes + known, truthy=known)
 
 
+class UnseenCounts:
+    """The ``unseen_counts`` of each turn page, planned once per shape (whose view it is,
+    and each count's ``count_class``: the plurals) and filled with the viewer's name and
+    the counts; the memoized macro itself when a theme's does more with them than print
+    them or compare them with 0 and 1."""
+
+    _COUNTS = ("total", "vowels", "consonants", "blanks", "bag")
+
+    def __init__(self, env: jinja2.Environment) -> None:
+        self._macro = env.get_template("partials/turn_parts.html").module.unseen_counts  # type: ignore[attr-defined]
+        self._memo = memo(env, "partials/turn_parts.html", "unseen_counts")
+        self._plans: dict[Hashable, PagePlan | None] = {}
+
+    def __call__(self, counts: Counts, unseen: Callable[[], Unseen]) -> Markup:
+        """The markup of ``counts``; ``unseen`` gives them with their tiles, for a
+        theme's macro that is not planned."""
+        total, vowels, consonants, blanks, bag, viewer, partial = counts
+        shape = (viewer is None, partial, count_class(total), count_class(vowels),
+                 count_class(consonants), count_class(blanks), count_class(bag))
+        if shape not in self._plans:
+            self._plans[shape] = self._plan(counts)
+        plan = self._plans[shape]
+        if plan is None:
+            return self._memo.keyed(counts, unseen())
+        return markup(plan.fill({"total": total, "vowels": vowels, "consonants": consonants,
+                                 "blanks": blanks, "bag": bag, "viewer": viewer}))
+
+    def _plan(self, counts: Counts) -> PagePlan | None:
+        viewer, partial = counts[5:]
+        holes = list(self._COUNTS) + ([] if viewer is None else ["viewer"])
+
+        def render(markers: dict[str, Any]) -> str:
+            return str(self._macro(Holes({**markers, "partial": partial,
+                                          "viewer": markers.get("viewer")})))
+
+        return PagePlan.of(render, holes, counts=dict(zip(self._COUNTS, counts[:5], strict=True)))
+
+
 _GAME_HOLES = {"label": "game_label", "updated": "game_updated",
                "updated_utc": "game_updated_utc"}
 """The attributes of ``game`` a turn page plan shared by many games may print, and the
@@ -204,9 +335,10 @@ class TurnPages:
         self._context = dict(context, total=len(game.turns))
         self._sheet = sheet
         self._boards = TurnBoards(boards, game.rules.layout, game.rules.distribution,
-                                  Orientation(game.rules.orientation == "lettered-rows"))
+                                  Orientation(game.rules.orientation == "lettered-rows"),
+                                  game.start.cells)
         self._by_line = diagnostics_by_line
-        self._unseen = TurnUnseen(game)
+        self._unseen = UnseenPanel(game, kept(env, "pgm_unseen_tiles", lambda: _UnseenTiles(env)))
         self._turn_list = TurnList(env, sheet, context["spoiler_free"])
         self._summaries = _summaries(game, sheet, context["spoiler_free"])
         self._score_tables = kept(env, "pgm_score_tables", lambda: ScoreTables(env))
@@ -216,8 +348,7 @@ class TurnPages:
         self._nav = memo(env, "partials/nav.html")
         self._navigations: dict[tuple[int, int], tuple[Markup, Markup]] = \
             kept(env, "pgm_turn_navigation", dict)
-        self._unseen_counts = memo(env, "partials/turn_parts.html", "unseen_counts")
-        self._unseen_tiles = kept(env, "pgm_unseen_tiles", lambda: _UnseenTiles(env))
+        self._unseen_counts = kept(env, "pgm_unseen_counts", lambda: UnseenCounts(env))
         entry = context["game"]
         self._url = context.get("game_url")
         """Where the game's pages are published, when the event says (canonical links)."""
@@ -280,7 +411,7 @@ class TurnPages:
         total = len(game.turns)
         move_html = printed(self._summaries[index])
         head_links, nav_html = self._navigation(number, total)
-        unseen = self._unseen.view(index)
+        unseen_tiles, unseen_counts = self._unseen.view(index)
         values = dict(
             title=turn_title("Turn", number, move_html, self._label,
                              self._context["spoiler_free"]),
@@ -291,8 +422,8 @@ class TurnPages:
                 tile_text(turn.rack) if turn.rack else turn.event.rack, turn.words),
             score_table=self._score_tables(player_lines(game, position), position.game_over),
             notes=self._notes(index), problems=self._problems_of(index),
-            unseen_counts=self._unseen_counts.keyed(unseen[1:], unseen),  # all but tiles
-            unseen_tiles=self._unseen_tiles(unseen.tiles),
+            unseen_counts=self._unseen_counts(unseen_counts, self._unseen.unseen),
+            unseen_tiles=unseen_tiles,
             cgp=game.cgp(index), turn_list=self._turn_list.for_turn(number),
             result=self._result(index),
         )

@@ -16,14 +16,13 @@ from pgm.crossword_model import (
     CrosswordGame,
     Position,
     Turn,
-    off_board_counts,
     unseen_tiles,
     vowel_consonant_counts,
 )
 from pgm.diagnostics import Diagnostic
 from pgm.gcg import Event, EventKind
 from pgm.site_model import isolated
-from pgm.tiles import BLANK, TILE_TEXTS, UNKNOWN, TileError, rack_label, tile_text
+from pgm.tiles import BLANK, TILE_TEXTS, UNKNOWN, TileError, tile_text
 
 # ---------------------------------------------------------------------------------------
 # Moves in words
@@ -214,10 +213,10 @@ def unseen_view(game: CrosswordGame, position: Position,
     vowels, consonants, blanks = vowel_consonant_counts(game.rules, tiles)
     return Unseen(tuple([(TILE_TEXTS[label], count) for label, count in tiles.items()]),
                   sum(tiles.values()), vowels, consonants, blanks, position.bag,
-                  *_viewer(game, position))
+                  *unseen_viewer(game, position))
 
 
-def _viewer(game: CrosswordGame, position: Position) -> tuple[str | None, bool]:
+def unseen_viewer(game: CrosswordGame, position: Position) -> tuple[str | None, bool]:
     """(``Unseen.viewer``, ``Unseen.partial``): :func:`unseen_tiles` takes away the
     known tiles of the mover's rack, when the record tells any."""
     seat = position.to_move
@@ -226,34 +225,6 @@ def _viewer(game: CrosswordGame, position: Position) -> tuple[str | None, bool]:
         return None, False
     known = len(rack) - rack.count(UNKNOWN)
     return game.record.players[seat].name, known < position.rack_sizes[seat]
-
-
-class TurnUnseen:
-    """The unseen tiles of one game's turn pages, in turn order. The tiles off the board
-    are kept from turn to turn and changed by the tiles each turn placed or took back
-    (nothing else changes the board), instead of counting the board every turn. Asked
-    out of order, it counts the board."""
-
-    def __init__(self, game: CrosswordGame) -> None:
-        self._game = game
-        self._off_board: dict[str, int] = {}
-        self._last = -2
-
-    def view(self, index: int) -> Unseen:
-        game = self._game
-        turn = game.turns[index]
-        if index == self._last + 1 and self._last >= 0:
-            off_board = self._off_board
-            for tile in turn.placed:
-                label = rack_label(tile.label)
-                off_board[label] = off_board.get(label, 0) - 1
-            for tile in turn.removed:
-                label = rack_label(tile.label)
-                off_board[label] = off_board.get(label, 0) + 1
-        else:
-            self._off_board = off_board_counts(game.rules, turn.position.cells)
-        self._last = index
-        return unseen_view(game, turn.position, self._off_board)
 
 
 class SheetRow(NamedTuple):

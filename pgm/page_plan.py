@@ -27,6 +27,7 @@ Such a template is rendered for every page instead: slower, and the same pages.
 
 from __future__ import annotations
 
+import operator
 import re
 import secrets
 from collections.abc import Callable, Hashable, Iterable, Mapping
@@ -86,11 +87,92 @@ class _NumberProbe(int):
     __slots__ = ()
 
 
-def _probes(holes: list[str]) -> list[dict[str, Any]]:
+def count_class(count: int) -> int:
+    """What a template can tell of ``count`` by comparing it with 0 and 1 (a plural's
+    "s", "none left"): -1 (below 0), 0, 1, or 2 (more than 1). A plan made with a count
+    hole (``PagePlan.of``'s ``counts``) holds for every count of its class."""
+    return -1 if count < 0 else min(count, 2)
+
+
+def _compared(other: object) -> bool:
+    """Whether a count hole may be compared with ``other``: 0 or 1 only, which every
+    count of one class compares with alike."""
+    return type(other) is int and other in (0, 1)
+
+
+class _Counted:
+    """Comparisons with 0 and 1 and truth, answered as for the count ``stands_for`` (a
+    ``count_class``), for count holes: their markers and their probes. Any other
+    comparison refuses the plan."""
+
+    __slots__ = ()
+    stands_for = 0
+
+    def __eq__(self, other: object) -> bool:  # type: ignore[override]
+        return _answer(self, other, operator.eq)
+
+    def __ne__(self, other: object) -> bool:  # type: ignore[override]
+        return _answer(self, other, operator.ne)
+
+    def __lt__(self, other: object) -> bool:
+        return _answer(self, other, operator.lt)
+
+    def __le__(self, other: object) -> bool:
+        return _answer(self, other, operator.le)
+
+    def __gt__(self, other: object) -> bool:
+        return _answer(self, other, operator.gt)
+
+    def __ge__(self, other: object) -> bool:
+        return _answer(self, other, operator.ge)
+
+    def __bool__(self) -> bool:
+        return type(self).stands_for != 0
+
+
+def _answer(value: _Counted, other: object, compare: Callable[[int, int], bool]) -> bool:
+    """A function, not a method: a marker refuses to have its attributes read."""
+    if not _compared(other):
+        raise PlanRefused
+    return compare(type(value).stands_for, other)  # type: ignore[arg-type]
+
+
+class _CountMarker(_Counted, _Marker):  # type: ignore[misc]
+    """A marker for a count hole (see ``_Counted``)."""
+
+    __slots__ = ()
+    __hash__ = Markup.__hash__
+
+
+class _CountProbe(_Counted, _NumberProbe):
+    """A probe for a count hole (see ``_Counted``): its digits printed, and compared as
+    the count it stands for, in both probe renders."""
+
+    __slots__ = ()
+    __hash__ = int.__hash__
+
+
+def _counted(kind: type, stands_for: int) -> type:
+    """``kind`` (``_CountMarker`` or ``_CountProbe``) for counts of class ``stands_for``."""
+    return _COUNTED[kind][stands_for]
+
+
+_COUNTED: dict[type, dict[int, type]] = {
+    kind: {stands_for: type(kind.__name__, (kind,), {"__slots__": (),
+                                                         "stands_for": stands_for})
+           for stands_for in (-1, 0, 1, 2)}
+    for kind in (_CountMarker, _CountProbe)}
+
+
+def _probes(holes: list[str], counts: Mapping[str, int]) -> list[dict[str, Any]]:
     """The values of the renders that check a plan: numbers pages do not otherwise hold,
-    and text that most filters would change."""
-    return [{name: _NumberProbe(7_316_042_000 + number) for number, name in enumerate(holes)},
-            {name: f"{name} Ab cD <i>&amp;</i> https://e.example/ 1.5 \u202e!" for name in holes}]
+    and text that most filters would change; a count hole's are numbers both times."""
+    numbers = {name: (_counted(_CountProbe, count_class(counts[name])) if name in counts
+                      else _NumberProbe)(7_316_042_000 + number)
+               for number, name in enumerate(holes)}
+    return [numbers, {name: numbers[name] if name in counts else
+                      f"{name} Ab cD <i>&amp;</i> https://e.example/ 1.5 \u202e!"
+                      for name in holes}]
 
 
 class Holes:
@@ -139,17 +221,21 @@ class PagePlan:
 
     @classmethod
     def of(cls, render: Callable[..., str], holes: Iterable[str],
-           truthy: Iterable[str] = ()) -> PagePlan | None:
+           truthy: Iterable[str] = (), counts: Mapping[str, int] | None = None
+           ) -> PagePlan | None:
         """The plan of what ``render`` makes of a dict with a marker for each of
         ``holes``: a template, or a macro with its other arguments bound. None when it
         does more with a value than print it, or fails. The ``truthy`` holes are values
-        known to be true, which the template may also test for truth."""
+        known to be true, which the template may also test for truth; the ``counts``
+        holes (name: a count) are counts, which it may also test or compare with 0 and 1:
+        the plan holds for every count of the same ``count_class``."""
         holes = list(holes)
         truthy = set(truthy)
+        counts = counts or {}
         nonce = secrets.token_hex(8)
         # both cases and a space in each marker: a filter that changes case or splits
         # words leaves it broken
-        text = _rendered(render, {name: (_TruthyMarker if name in truthy else _Marker)(
+        text = _rendered(render, {name: _marker_kind(name, truthy, counts)(
             f"\0{nonce}Xy {name}\0") for name in holes})
         if text is None:
             return None
@@ -158,7 +244,7 @@ class PagePlan:
         if any("\0" in piece or nonce in piece for piece in fixed) or not set(names) <= set(holes):
             return None
         plan = cls(fixed, names)
-        for probes in _probes(holes):
+        for probes in _probes(holes, counts):
             if _rendered(render, probes) != plan.fill(probes):
                 return None
         return plan
@@ -189,6 +275,13 @@ class PagePlan:
         pieces[1::2] = [value if isinstance(value, Markup) else printed(value)
                         for value in map(values.__getitem__, self._names)]
         return "".join(pieces)
+
+
+def _marker_kind(name: str, truthy: set[str], counts: Mapping[str, int]) -> type:
+    """The marker class of the hole ``name`` (see ``PagePlan.of``)."""
+    if name in counts:
+        return _counted(_CountMarker, count_class(counts[name]))
+    return _TruthyMarker if name in truthy else _Marker
 
 
 def _printed(value: Any) -> str:

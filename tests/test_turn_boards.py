@@ -1,7 +1,7 @@
-"""Turn pages redo only the board rows a turn changed (pgm.crossword_board.TurnBoards)
-and keep the count of tiles off the board from turn to turn (TurnUnseen): the boards and
-unseen tiles they show are those worked out from scratch, for every real record, and
-the rule they rest on holds for every real record."""
+"""Turn pages redo only the board rows a turn changed (pgm.crossword_board.TurnBoards):
+the boards they show are those worked out from scratch, for every real record, and the
+rule they rest on holds for every real record. (The unseen tiles kept from turn to turn
+are checked in test_speed_turn_parts.)"""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from conftest import CORPUS
 from pgm.crossword import replay
 from pgm.crossword_board import BoardRenderer, Orientation, TurnBoards, played_through
 from pgm.crossword_model import CrosswordGame
-from pgm.crossword_view import TurnUnseen, unseen_view
 from pgm.gcg import parse_gcg
 from pgm.render import make_environment
 
@@ -63,18 +62,3 @@ def test_boards_asked_out_of_order_are_rendered_whole() -> None:
     for index in (5, 3, 3, 10, 11, 0):
         shown = boards.board(index, game.turns[index])["board_rows"]
         assert shown == full_board(renderer, game, index, orientation)
-
-
-@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
-def test_unseen_tiles_kept_turn_by_turn_equal_a_fresh_count(path) -> None:
-    game = replayed(path)
-    unseen = TurnUnseen(game)
-    for index, turn in enumerate(game.turns):
-        assert unseen.view(index) == unseen_view(game, turn.position), f"turn {turn.number}"
-
-
-def test_unseen_tiles_asked_out_of_order_are_counted_afresh() -> None:
-    game = replayed(CORPUS / "gcg" / "liwords__r20_peter.gcg")
-    unseen = TurnUnseen(game)
-    for index in (5, 3, 3, 10, 11, 0, 1):
-        assert unseen.view(index) == unseen_view(game, game.turns[index].position)
