@@ -17,7 +17,6 @@ import functools
 import os
 import re
 import stat
-import unicodedata
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from pathlib import Path
 
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.output import MARKER
+from pgm.text_fold import without_accents
 from pgm.utf16 import utf16_encoding
 
 RECORD_EXTENSIONS = (".gcg", ".gn", ".cgp", ".ubf")
@@ -318,7 +318,7 @@ def name_bytes(text: str) -> bytes:
 def slugify(text: str) -> str:
     """Lower-case ASCII words joined by hyphens; never empty, never a dot name. A name
     is slugged as it is shown (``caf\\xe9.gcg`` as ``café.gcg``: ``cafe``)."""
-    ascii_text = unicodedata.normalize("NFKD", shown_name(text)).encode("ascii", "ignore").decode()
+    ascii_text = without_accents(shown_name(text)).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:_MAX_SLUG_PART].strip("-")
     if not slug:
         slug = "game"
@@ -437,11 +437,21 @@ def kept_slug(slug: str) -> bool:
         not any(part in _RESERVED for part in slug.split("/"))
 
 
-_ROUND = re.compile(r"(?:^|[^a-z])(?:round|(?<![0-9])rd|r)[\s_-]*(\d+)", re.IGNORECASE)
-_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t|b)[\s_-]*(\d+)(?:([a-d])(?![a-z0-9]))?",
+_ROUND = re.compile(r"(?:^|[^a-z])(?:(?:round|(?<![0-9])rd|r)[\s_-]*(\d+)"
+                    r"|(?:ronde|ronda|runda|runde|rodada|turno|tour|manche)[\s_-]*(\d{1,3})(?!\d))",
                     re.IGNORECASE)
+_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t|b|stol|stół|stolik|tisch|tafel|mesa|tavolo)"
+                    r"[\s_-]*(\d+)(?:([a-d])(?![a-z0-9]))?", re.IGNORECASE)
 """A word after a digit counts (``r3t5``, ``nsc2024r3``), but not the ``rd`` of an
-ordinal: ``3rd-4th.gcg`` names no round."""
+ordinal: ``3rd-4th.gcg`` names no round. Clubs that keep their records in French,
+Polish, German, Spanish, Portuguese or Italian name rounds ``ronde-1``, ``manche-1``,
+``tour-1``, ``runda-1``, ``Runde 1``, ``ronda-1``, ``rodada-1`` or ``turno-1`` and tables
+``stol-1``, ``Tisch 1``, ``mesa-1`` or ``tavolo-1``; those words take a number of at most
+three digits, so that ``Tour 2024`` is a tour, not its 2024th round."""
+
+
+def _round_number(found: re.Match[str]) -> str:
+    return str(int(found.group(1) or found.group(2)))
 
 
 def guess_round(relative: str) -> str | None:
@@ -452,9 +462,9 @@ def guess_round(relative: str) -> str | None:
     for part in reversed(folders):
         found = _ROUND.search(part)
         if found:
-            return str(int(found.group(1)))
+            return _round_number(found)
     found = _ROUND.search(name)
-    return str(int(found.group(1))) if found else None
+    return _round_number(found) if found else None
 
 
 def guess_table(relative: str) -> str | None:

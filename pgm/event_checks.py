@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import unicodedata
+import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
@@ -28,6 +28,7 @@ from typing import Any
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import guess_division, names_round, shown_name
 from pgm.site_model import POSITION_KINDS, GameEntry, natural_key
+from pgm.text_fold import without_accents
 
 
 def repeated_games(entries: Iterable[GameEntry], named: Callable[[str], str] = str
@@ -101,10 +102,10 @@ def name_variants(entries: Iterable[GameEntry], named: Callable[[str], str] = st
 
 @functools.lru_cache(maxsize=65_536)
 def _name_key(name: str) -> str:
-    """``name`` without case, accents and extra spaces (``José  Díaz`` is ``jose diaz``);
+    """``name`` without case, accents and extra spaces (``José  Díaz`` is ``jose diaz``,
+    ``Łukasz`` is ``lukasz``);
     kept, because every rebuild under ``pgm watch`` asks it of every player again."""
-    plain = unicodedata.normalize("NFKD", name.casefold())
-    return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())
+    return " ".join(without_accents(name).casefold().split())
 
 
 def same_places(entries: Iterable[GameEntry], named: Callable[[str], str] = str
@@ -209,9 +210,23 @@ def _same_place(game: GameEntry, found: tuple[GameEntry, int], where: str,
     return (f"listed at {where}, as is {named(other.relative)}{also} from another folder: "
             f"the index leaves out folder{'s' if len(hidden) > 1 else ''} {shown}{why}, "
             "so both folders' games are listed as one event and the player index adds up "
-            "their results; set division: in each folder's event.yaml (e.g. division: "
-            f"{_example(other if theirs else game, named)}), or build each event folder as "
-            "a site of its own")
+            f"their results; {_numbered_hint(hidden)}set division: in each folder's event.yaml "
+            f"(e.g. division: {_example(other if theirs else game, named)}), or build each "
+            "event folder as a site of its own")
+
+
+_NUMBERED = re.compile(r"\D*?(\d+)")
+
+
+def _numbered_hint(folders: list[str]) -> str:
+    """Folders named as a word and a number (``etap-2``) are most likely rounds named
+    in a word pgm does not know: the round is what to set, not a division per round."""
+    numbered = [found for f in folders if (found := _NUMBERED.fullmatch(f))]
+    if len(numbered) != len(folders):
+        return ""
+    first = numbered[0]
+    return (f"if {first.group(0)!r} is a round, set round: {int(first.group(1))} in its "
+            "event.yaml (and so for the others); otherwise ")
 
 
 def _hidden(folders: list[str], others: list[str], division: str | None

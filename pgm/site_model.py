@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.markdown import strip_bidi_controls
+from pgm.text_fold import name_order, without_accents
 from pgm.ubf_report import KIND as UBF_KIND
 
 POSITION_KINDS = frozenset({"cgp", UBF_KIND})
@@ -157,11 +158,15 @@ class DivisionGroup:
 
 @functools.lru_cache(maxsize=4096)
 def natural_key(text: str | None) -> tuple[object, ...]:
-    """Sort ``Round 10`` after ``Round 9``; missing values first."""
+    """Sort ``Round 10`` after ``Round 9``, and ``Élite`` before ``Open``; missing values
+    first. The exact text comes last (tagged to sort before any further part, as
+    ``Round 9`` sorts before ``Round 9b``), so names that differ only in case or accents
+    keep one order."""
     if text is None:
         return ((0, ""),)
-    return tuple((1, int(part)) if part.isdigit() else (2, part.lower())
-                 for part in re.split(r"(\d+)", text) if part)
+    folded = without_accents(text).lower()
+    return (*((1, int(part)) if part.isdigit() else (2, part)
+              for part in re.split(r"(\d+)", folded) if part), (0, text))
 
 
 def group_games(games: list[GameEntry]) -> tuple[DivisionGroup, ...]:
@@ -245,7 +250,7 @@ def player_index(games: list[GameEntry], keep: bool = True, by_division: bool = 
         division_order(games) if len(divisions) > 1 else {None: ()})
     groups = [PlayerGroup(division, tuple(
         player(name, f"p{next(numbers)}", tuple(rows[name]))
-        for name in sorted(rows, key=str.casefold)))
+        for name in sorted(rows, key=name_order)))
         for division, rows in sorted(divisions.items(), key=lambda item: order[item[0]])]
     if by_standing:
         groups = [replace(group, players=tuple(sorted(group.players, key=_standing)))
@@ -253,11 +258,11 @@ def player_index(games: list[GameEntry], keep: bool = True, by_division: bool = 
     return tuple(groups)
 
 
-def _standing(player: PlayerEntry) -> tuple[float, int, int, str]:
+def _standing(player: PlayerEntry) -> tuple[float, int, int, tuple[str, str]]:
     """A tournament's standings order: games won (a tie counts half), fewer lost (the
     records of an event may not hold every game), spread, then the name."""
     return (-(player.won + player.tied / 2), player.lost, -(player.spread or 0),
-            player.name.casefold())
+            name_order(player.name))
 
 
 @functools.lru_cache(maxsize=16_384)
