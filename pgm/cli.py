@@ -330,12 +330,17 @@ def serve(event_dir: Path, port: int) -> None:
 @main.command()
 @click.argument("inputs", nargs=-1, required=True,
                 type=click.Path(path_type=Path, exists=True))
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]),
-              help="CSV with a header row, or a JSON array of objects  [default: json for "
-              "an -o file named .json, else csv]")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json", "excel"]),
+              help="CSV with a header row, a JSON array of objects, or CSV for Excel (with "
+              "a byte order mark, so that Excel reads accented names right, and CRLF line "
+              "ends)  [default: json for an -o file named .json, else csv]")
+@click.option("--separator", type=click.Choice([",", ";", "tab"]), default=",",
+              show_default=True, help="Between the cells of CSV: ';' where the comma is "
+              "the decimal mark and Excel expects it (France, Poland, Germany).")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
               help="Write the table to this file (default: standard output).")
-def export(inputs: tuple[Path, ...], fmt: str | None, output: Path | None) -> None:
+def export(inputs: tuple[Path, ...], fmt: str | None, separator: str,
+           output: Path | None) -> None:
     """Export the move table of records, one row per event, with the columns
     game, turn, player, rack, position, word, score, cumulative, kind, notation.
 
@@ -345,6 +350,7 @@ def export(inputs: tuple[Path, ...], fmt: str | None, output: Path | None) -> No
     """
     from pgm.check import is_record
     from pgm.export import (
+        SEPARATORS,
         ExportTargetError,
         check_target,
         export_rows,
@@ -354,6 +360,9 @@ def export(inputs: tuple[Path, ...], fmt: str | None, output: Path | None) -> No
     )
     from pgm.record_inputs import gather, no_records
 
+    fmt = fmt or format_for(output)
+    if fmt == "json" and separator != ",":
+        raise click.UsageError("--separator is for CSV; JSON has no separator to choose")
     found = gather(inputs)
     read = [record.path for record in found.records]
     if output is not None:
@@ -378,7 +387,7 @@ def export(inputs: tuple[Path, ...], fmt: str | None, output: Path | None) -> No
             click.echo(str(diagnostic), err=True)
         raise click.ClickException("no records to export; nothing was written" +
                                    (f" to {output}" if output is not None else ""))
-    text = write_rows(rows, fmt or format_for(output))
+    text = write_rows(rows, fmt, SEPARATORS[separator])
     if output is None:
         click.echo(text, nl=False)
     else:

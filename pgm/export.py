@@ -48,7 +48,10 @@ from pgm.file_io import stage_write
 from pgm.output import built_site_holding
 from pgm.record_inputs import RecordInput
 
-FORMATS = ("csv", "json")
+FORMATS = ("csv", "json", "excel")
+SEPARATORS = {",": ",", ";": ";", "tab": "\t"}
+"""The cells' separator by its name on the command line: a comma, or a semicolon as
+spreadsheets expect where the comma is the decimal mark (France, Poland, Germany)."""
 
 
 @dataclass(frozen=True)
@@ -98,10 +101,14 @@ def csv_cell(value: Any) -> Any:
     return value
 
 
-def _csv_text(rows: Iterable[Iterable[Any]]) -> str:
-    """The header and ``rows`` (cells in column order, None empty) as pgm writes CSV."""
+def _csv_text(rows: Iterable[Iterable[Any]], separator: str = ",", excel: bool = False) -> str:
+    """The header and ``rows`` (cells in column order, None empty) as pgm writes CSV;
+    for Excel, with a byte order mark, without which Excel reads UTF-8 as the Windows
+    code page (``HÃ©lÃ¨ne``), and CRLF line ends."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    if excel:
+        out.write("\ufeff")
+    writer = csv.writer(out, delimiter=separator, lineterminator="\r\n" if excel else "\n")
     writer.writerow(COLUMNS)
     writer.writerows([csv_cell(value) for value in row] for row in rows)
     return out.getvalue()
@@ -159,13 +166,15 @@ def format_for(output: Path | None) -> str:
     return "json" if output is not None and output.suffix.lower() == ".json" else "csv"
 
 
-def write_rows(rows: list[MoveRow], fmt: str) -> str:
-    """The table as text: CSV (a header row, LF line ends) or a JSON array of objects."""
+def write_rows(rows: list[MoveRow], fmt: str, separator: str = ",") -> str:
+    """The table as text: CSV (a header row, LF line ends), CSV for Excel (see
+    :func:`_csv_text`) or a JSON array of objects."""
     if fmt == "json":
         return json.dumps([asdict(row) for row in rows], ensure_ascii=False, indent=1) + "\n"
-    if fmt != "csv":
+    if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r} (expected one of {FORMATS})")
-    return _csv_text([getattr(row, name) for name in COLUMNS] for row in rows)
+    return _csv_text(([getattr(row, name) for name in COLUMNS] for row in rows),
+                     separator, excel=fmt == "excel")
 
 
 # ---------------------------------------------------------------------------------------
@@ -221,22 +230,33 @@ def check_target(output: Path, records: Iterable[Path]) -> None:
                 "records, so the next check or build would read it as a broken one; "
                 "name the file .csv or .json")
     if found is not None and stat.S_ISREG(found.st_mode) and not is_export(output):
+        saved = "; a CSV for Excel, like a spreadsheet's own, is left to you" \
+            if _starts_with_bom(output) else ""
         raise ExportTargetError(
             f"will not write the export over {output}: the file exists and is not an "
-            "export pgm wrote (pgm export replaces only its own CSV or JSON files); "
+            f"export pgm wrote (pgm export replaces only its own CSV or JSON files{saved}); "
             "remove it or name another file")
+
+
+def _starts_with_bom(path: Path) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(3) == b"\xef\xbb\xbf"
+    except OSError:
+        return False
 
 
 def is_export(path: Path) -> bool:
     """Whether the regular file ``path`` holds an export pgm wrote, or nothing: a CSV
     starting with :data:`CSV_HEADER` (its own first line, LF-ended as pgm writes it:
-    every ``moves.csv`` of a site too) or a JSON array of objects with exactly pgm's
-    keys in pgm's order. An empty file has nothing to lose (``mktemp``'s)."""
-    header = CSV_HEADER.encode("utf-8")
+    every ``moves.csv`` of a site too; any separator) or a JSON array of objects with
+    exactly pgm's keys in pgm's order. An empty file has nothing to lose (``mktemp``'s).
+    A CSV for Excel is not known again: its byte order mark and CRLF line ends are what
+    a spreadsheet writes when it saves the file, which is then the director's."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(len(header))
-            if not head or head == header:
+            head = handle.read(max(map(len, _CSV_HEADERS)))
+            if not head or head.startswith(_CSV_HEADERS):
                 return True
             if not head.lstrip().startswith(b"["):
                 return False
@@ -245,6 +265,9 @@ def is_export(path: Path) -> bool:
         return False
     return isinstance(rows, list) and all(
         isinstance(row, dict) and tuple(row) == COLUMNS for row in rows)
+
+
+_CSV_HEADERS = tuple(f"{separator.join(COLUMNS)}\n".encode() for separator in SEPARATORS.values())
 
 
 def _same_file(found: os.stat_result, path: Path) -> bool:

@@ -155,3 +155,34 @@ def test_an_output_named_json_gets_json_unless_a_format_is_asked(tmp_path) -> No
     assert run("export", "-o", str(other), record).exit_code == 0
     assert other.read_text(encoding="utf-8").startswith(",".join(COLUMNS) + "\n")
     assert run("export", record).stdout.startswith(",".join(COLUMNS) + "\n")
+
+
+def test_an_export_for_french_excel_keeps_accents_and_columns(tmp_path) -> None:
+    """``--format excel --separator ';'``: the byte order mark makes Excel read UTF-8
+    (else "Hélène" shows as "HÃ©lÃ¨ne"), and ';' is the separator Excel expects where
+    the comma is the decimal mark. A second export to the file is refused: it looks
+    as a spreadsheet saves the file, which may have been edited since."""
+    record = tmp_path / "partie.gcg"
+    french = (CORPUS / "gcg/web_app_warriors__GetGCG.FRA24.TfnqTZkYPL.gcg").read_bytes()
+    record.write_bytes(french.replace(b"Hannibal9", "Hélène".encode()))
+    out = tmp_path / "coups.csv"
+    args = ("export", str(record), "--format", "excel", "--separator", ";", "-o", str(out))
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    data = out.read_bytes()
+    again = run(*args)
+    assert again.exit_code == 1
+    assert "a CSV for Excel, like a spreadsheet's own, is left to you" in again.output
+    assert out.read_bytes() == data
+    assert data.startswith(b"\xef\xbb\xbfgame;turn;player;") and b"\r\n" in data
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""), delimiter=";"))
+    assert rows[0] == list(COLUMNS)
+    assert rows[2][1:8] == ["2", "HastyBot", "ABEEGRV", "8D", "VERBE", "28", "28"]
+    assert {row[2] for row in rows[1:]} == {"Hélène", "HastyBot"}
+
+
+def test_a_separator_for_a_json_export_is_refused() -> None:
+    result = run("export", str(CORPUS / "gcg/macondo__doug_v_emely.gcg"), "--format", "json",
+                 "--separator", ";")
+    assert result.exit_code == 2
+    assert "--separator is for CSV; JSON has no separator to choose" in result.output
