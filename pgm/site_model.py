@@ -126,7 +126,7 @@ class GameEntry:
     def short_status(self) -> str:
         """The status that gives nothing away, for spoiler-free events. A board or a
         set of positions has no result to give away: its status, what the file holds
-        ("Upwords board: 30 tiles", "3 positions"), is shown as it is."""
+        ("Upwords board: 74 tiles in 30 stacks", "3 positions"), is shown as it is."""
         if self.failed:
             return "not shown"
         if self.kind in POSITION_KINDS:

@@ -9,16 +9,17 @@ The reader accepts both, one board per file.
 The reader never raises: every problem is a diagnostic with the line and column of the
 square (or bracket) concerned and what was expected there, and the board it returns is
 the best reading of the text (bad squares empty, missing squares and rows empty) so that
-a report can still show it. The writer writes the spec's form (or JSON) that the reader
-reads back to the same board.
+a report can still show it. A mistake made on every square (``'0.'`` for an empty one)
+is told once, at its first square, with how many more squares have it. The writer
+writes the spec's form (or JSON) that the reader reads back to the same board.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from pgm.diagnostics import Diagnostic, DiagnosticSink
+from pgm.diagnostics import Diagnostic, DiagnosticSink, Folded, Severity
 from pgm.nul_bytes import before_nul
 from pgm.utf16 import utf16_text
 
@@ -176,7 +177,10 @@ def read_ubf(source: bytes | str, path: str = "<ubf>") -> UbfResult:
     tokens = _tokens(text, sink)
     # nothing left to read after a file's NUL bytes: that error says why
     nothing_read = not text.strip() and sink.has_errors
-    rows = [] if nothing_read else _Rows(tokens, sink).read(blank=not text.strip())
+    squares_told = _SquareProblems(sink)
+    rows = [] if nothing_read else _Rows(tokens, sink, squares_told).read(
+        blank=not text.strip())
+    squares_told.close()
     squares: list[Stack | None] = []
     for row in rows[:SIZE]:
         squares.extend((row + [None] * SIZE)[:SIZE])
@@ -189,9 +193,11 @@ class _Rows:
     """Reads ``[row, row, ...]`` (outer brackets optional) where a row is
     ``[square, square, ...]``; a trailing comma before ``]`` is allowed, as in Python."""
 
-    def __init__(self, tokens: list[_Token], sink: DiagnosticSink) -> None:
+    def __init__(self, tokens: list[_Token], sink: DiagnosticSink,
+                 squares_told: _SquareProblems) -> None:
         self.tokens = tokens
         self.sink = sink
+        self.squares_told = squares_told
         self.at = 0
 
     @property
@@ -268,7 +274,7 @@ class _Rows:
             self.at += 1
             if count == SIZE + 1:
                 self._error(token, f"row {number} has more than {SIZE} squares")
-            squares.append(_square(token, self.sink))
+            squares.append(_square(token, self.squares_told))
             self._separator("]", "squares")
         closed = self.token.kind == "]"
         if closed:
@@ -293,7 +299,45 @@ def _describe(token: _Token) -> str:
     return repr(token.text)
 
 
-def _square(token: _Token, sink: DiagnosticSink) -> Stack | None:
+class _SquareProblems:
+    """The problems of squares, each told once: a square whose problem an earlier
+    square had (the same text, e.g. ``'0.'`` for every empty square) is counted, and
+    the first one's message says how many more there are, down to which line."""
+
+    def __init__(self, sink: DiagnosticSink) -> None:
+        self.sink = sink
+        self.folds: dict[tuple[Severity, str], Folded] = {}
+
+    def error(self, line: int, message: str, column: int) -> None:
+        self._add(Severity.ERROR, line, message, column)
+
+    def warning(self, line: int, message: str, column: int) -> None:
+        self._add(Severity.WARNING, line, message, column)
+
+    def _add(self, severity: Severity, line: int, message: str, column: int) -> None:
+        fold = self.folds.get((severity, message))
+        if fold is not None:
+            fold.add(line, message)
+            return
+        fold = self.folds[(severity, message)] = Folded(self.sink, severity)
+        fold.add(line, message)
+        if fold.index is not None:  # Folded tells the line alone; a square, its column too
+            items = self.sink.items
+            items[fold.index] = replace(items[fold.index], column=column)
+
+    def close(self) -> None:
+        for fold in self.folds.values():
+            fold.close(_more_squares)
+
+
+def _more_squares(message: str, more: int, last_line: int) -> str:
+    """The first square's message once later squares have the same problem."""
+    if more == 1:
+        return f"{message}; so is one more square, on line {last_line}"
+    return f"{message}; so are {more:,} more squares, down to line {last_line}"
+
+
+def _square(token: _Token, sink: _SquareProblems) -> Stack | None:
     """One square's two characters; a bad square is reported and read as empty."""
     text, line, column = token.text, token.line, token.column
     if len(text) == 3 and text[1:].upper() == "QU":
@@ -315,8 +359,10 @@ def _square(token: _Token, sink: DiagnosticSink) -> Stack | None:
                        column)
         return None
     if letter.upper() not in LETTERS:
+        hint = " (an empty square is written '0 ', a space after the 0)" \
+            if digit == "0" and letter in ".-_" else ""
         sink.error(line, f"square {text!r}: expected a letter A-Z (Q for Qu) or a space, "
-                         f"found {letter!r}", column)
+                         f"found {letter!r}{hint}", column)
         return None
     if letter not in LETTERS:
         sink.warning(line, f"square {text!r}: letters are upper case by convention; "

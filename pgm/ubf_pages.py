@@ -20,7 +20,7 @@ import jinja2
 from pgm.discover import shown_name
 from pgm.page_parts import canonical, game_json_text, with_site_keys
 from pgm.site_model import GameEntry
-from pgm.ubf import UbfResult, write_ubf
+from pgm.ubf import UbfResult, UpwordsBoard, write_ubf
 from pgm.ubf_report import board_report
 from pgm.upwords_view import board_view
 
@@ -28,11 +28,24 @@ RECORD_NAME = "input.ubf"
 
 
 def ubf_entry_fields(result: UbfResult) -> dict[str, Any]:
-    """No players, scores or turns: the index shows how many tiles the board holds.
-    A board never ends or goes on, so it is never in progress."""
-    tiles = sum(1 for square in result.board.squares if square)
+    """No players, scores or turns: the index shows what the board holds. A board never
+    ends or goes on, so it is never in progress."""
     return {"players": (), "scores": None, "live": False, "turns": 0,
-            "status": f"Upwords board: {tiles} tile{'s' if tiles != 1 else ''}"}
+            "status": f"Upwords board: {board_contents(result.board)}"}
+
+
+def board_contents(board: UpwordsBoard) -> str:
+    """How many tiles the board holds, in how many stacks ("74 tiles in 30 stacks"):
+    a square holds a stack of tiles, so the two counts differ once tiles are stacked."""
+    stacks = [square for square in board.squares if square]
+    if not stacks:
+        return "no tiles"
+    tiles = sum(stack.height for stack in stacks)
+    return f"{_plural(tiles, 'tile')} in {_plural(len(stacks), 'stack')}"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def record_title(relative: str) -> str:

@@ -4,7 +4,8 @@ Upwords is played on a 10x10 board without premium squares with tiles that stack
 letter played on a square that holds a *different* letter goes on top of it (the stack
 grows by one), a letter equal to the top letter is played through (as is ``.``). The
 record is read by :func:`pgm.gcg.parse_gcg`; coordinates are GCG's (``5E`` across,
-``E5`` down, rows 1-10, columns A-J); the ``Qu`` tile is written ``Q``.
+``E5`` down, rows 1-10, columns A-J); the ``Qu`` tile is written ``Q``, and a play that
+types it as it reads (``Qu``, or ``QU`` with a warning: no word has "QUU") is read so.
 
 Rules checked, and why each is an error or a warning (as in ``pgm.crossword``: errors
 are what a replay cannot go past, warnings are recorded moves the board can still show):
@@ -17,8 +18,9 @@ are what a replay cannot go past, warnings are recorded moves the board can stil
   line in one turn (the rules forbid it, but the position is real and the game went on
   from it, so the record is shown as played); a first play that covers none of the four
   centre squares; a later play that neither touches, stacks on nor plays through a
-  tile; letters played that are not on the recorded rack; a move out of turn; a wrong
-  running total.
+  tile; letters played that are not on the recorded rack; an exchange of more than one
+  tile (the classic rules allow one a turn; house rules differ); a move out of turn; a
+  wrong running total.
 
 Scores are taken as recorded: editions and house rules score Upwords differently (2 per
 tile on a flat word, the stack heights otherwise, bonuses for Qu or for all seven tiles),
@@ -28,6 +30,7 @@ when the record ends it with an end-of-game rack event (``(TILES)``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from pgm.board import Placement, parse_coordinate
@@ -45,6 +48,11 @@ CENTRE = frozenset({(4, 4), (4, 5), (5, 4), (5, 5)})
 """The four centre squares (E5, F5, E6, F6); the first word must cover one."""
 
 Square = tuple[int, int]
+
+_QU = re.compile(r"([Qq])[Uu]")
+"""The ``Qu`` tile typed as it reads, two characters for one square."""
+_QU_UPPER = re.compile(r"[Qq]U")
+"""The same with an upper-case U, which reads as a Qu tile and a U tile."""
 
 
 def is_upwords(record: GcgRecord) -> bool:
@@ -75,7 +83,11 @@ class UpwordsTurn:
     stacked: tuple[Square, ...] = ()
     """Squares that received a tile this turn, in the order written."""
     words: tuple[str, ...] = ()
-    """Words formed: the main word first, then the cross-words through new tiles."""
+    """Words formed: the main word first, then the cross-words through new tiles; the
+    ``Qu`` tile is spelt ``QU`` in them."""
+    tiles: str = ""
+    """A play's word one character a square, as placed: ``QuIT`` and ``QUIT`` are
+    ``QIT`` (the event keeps the word as the record writes it)."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +166,8 @@ class _Replay:
             turn = self._play(turn, before)
         elif event.kind is EventKind.WITHDRAWAL:
             turn = self._withdrawal(turn, before)
+        elif event.kind is EventKind.EXCHANGE:
+            self._check_exchange(event)
         elif event.kind in (EventKind.END_RACK_POINTS, EventKind.END_RACK_PENALTY):
             turn = self._closing(turn, before)
         scores = self.totals.check(self.sink, event, player, before.scores)
@@ -196,18 +210,32 @@ class _Replay:
             self.sink.error(event.line, f"{event.position!r} is not a coordinate "
                                         "(expected e.g. 5E across or E5 down)")
             raise _StopReplay
-        play = self._place(event, before.board, placement)
-        self._check_play(event, before.board, play, placement)
+        tiles = self._one_char_a_square(event)
+        play = self._place(event, tiles, before.board, placement)
+        self._check_play(event, tiles, before.board, play, placement)
         words = _words(play.board, placement, play.stacked)
-        return replace(turn, stacked=play.stacked, words=words,
+        return replace(turn, tiles=tiles, stacked=play.stacked, words=words,
                        position=replace(turn.position, board=play.board))
 
-    def _place(self, event: Event, board: UpwordsBoard, placement: Placement) -> _Play:
+    def _one_char_a_square(self, event: Event) -> str:
+        """The play's word with the ``Qu`` tile as ``Q``. ``Qu`` can only be that tile;
+        ``QU`` is read so too, since no word has "QUU" (a Qu tile and a U tile), with a
+        warning, as the record should write ``Q``."""
+        typed = _QU_UPPER.search(event.word)
+        if typed:
+            self.sink.warning(event.line, f"{event.position} {event.word}: the Qu tile is "
+                                          f"written Q; {typed.group()!r} is read as one Qu "
+                                          "tile")
+        return _QU.sub(r"\1", event.word)
+
+    def _place(self, event: Event, tiles: str, board: UpwordsBoard,
+               placement: Placement) -> _Play:
+        """Put ``tiles`` (one character a square) on the board."""
         squares = list(board.squares)
         stacked: list[Square] = []
         through: list[Square] = []
         where = f"{event.position} {event.word}"
-        for offset, char in enumerate(event.word):
+        for offset, char in enumerate(tiles):
             row, col = placement.square(offset)
             if not (0 <= row < SIZE and 0 <= col < SIZE):
                 self._stop(event, f"{where} runs off the 10x10 board at tile {offset + 1}")
@@ -244,7 +272,7 @@ class _Replay:
         self.sink.error(event.line, message)
         raise _StopReplay
 
-    def _check_play(self, event: Event, board: UpwordsBoard, play: _Play,
+    def _check_play(self, event: Event, tiles: str, board: UpwordsBoard, play: _Play,
                     placement: Placement) -> None:
         line = event.line
         where = f"{event.position} {event.word}"
@@ -253,9 +281,9 @@ class _Replay:
                                     f"({square_name(*squares[0])}-{square_name(*squares[-1])})"
                                     " in one turn; at least one letter of a word must stay")
         main = _run(play.board, play.stacked[0], placement.horizontal)
-        if len(main) > len(event.word):
+        if len(main) > len(tiles):
             self.sink.warning(line, f"the word on the board is {_letters(play.board, main)}, "
-                                    f"longer than the {len(event.word)} tiles written")
+                                    f"longer than the {len(tiles)} tiles written")
         if board.is_empty:
             if not CENTRE & set(play.stacked):
                 self.sink.warning(line, "the first play covers none of the four centre "
@@ -279,6 +307,18 @@ class _Replay:
         if missing:
             self.sink.warning(event.line, f"played tiles {''.join(sorted(missing))} are not "
                                           f"on the rack {rack}")
+
+    def _check_exchange(self, event: Event) -> None:
+        """The classic rules let a player exchange one tile instead of playing; house
+        rules differ, so more is a warning."""
+        count = event.exchange_count
+        if count is None:
+            count = len(_QU.sub(r"\1", event.tiles))
+        if count > 1:
+            shown = f" ({event.tiles})" if event.tiles else ""
+            self.sink.warning(event.line, f"{event.nick} exchanges {count} tiles{shown}; the "
+                                          "classic Upwords rules let a player exchange one "
+                                          "tile a turn instead of playing")
 
     # -- withdrawals -------------------------------------------------------------------
 
@@ -317,7 +357,12 @@ def _run(board: UpwordsBoard, square: Square, horizontal: bool) -> list[Square]:
 
 
 def _letters(board: UpwordsBoard, squares: list[Square]) -> str:
-    return "".join(board.at(r, c).letter for r, c in squares)  # type: ignore[union-attr]
+    """The word the squares' top letters spell, the ``Qu`` tile as ``QU``."""
+    return "".join(_spelt(board.at(r, c).letter) for r, c in squares)  # type: ignore[union-attr]
+
+
+def _spelt(letter: str) -> str:
+    return "QU" if letter == "Q" else letter
 
 
 def _words(board: UpwordsBoard, placement: Placement,

@@ -81,7 +81,7 @@ def play_squares(turn: UpwordsTurn) -> tuple[frozenset[Square], frozenset[Square
     placement = parse_coordinate(event.position)
     if placement is None:
         return frozenset(turn.stacked), frozenset()
-    written = {placement.square(offset) for offset in range(len(event.word))}
+    written = {placement.square(offset) for offset in range(len(turn.tiles))}
     stacked = frozenset(turn.stacked)
     return stacked, frozenset(s for s in written - stacked
                               if 0 <= s[0] < SIZE and 0 <= s[1] < SIZE)
@@ -104,11 +104,11 @@ def word_display(turn: UpwordsTurn) -> str:
         return event.word
     stacked = set(turn.stacked)
     out: list[str] = []
-    for offset in range(len(event.word)):
+    for offset, written in enumerate(turn.tiles):
         row, col = placement.square(offset)
         stack = turn.position.board.at(row, col) if 0 <= row < SIZE and 0 <= col < SIZE \
             else None
-        letter = tile_text(stack.letter) if stack else event.word[offset]
+        letter = tile_text(stack.letter) if stack else written
         out.append(letter if (row, col) in stacked else f"({letter})")
     return "".join(out).replace(")(", "")
 
@@ -130,6 +130,10 @@ def describe(turn: UpwordsTurn, game: UpwordsGame) -> str:
         placed = _plural(len(turn.stacked), "tile")
         return text + (f" ({placed}, {on_stacks} on top of other tiles)" if on_stacks
                        else f" ({placed})")
+    if kind is EventKind.END_RACK_POINTS and event.score >= 0:
+        # Upwords has no rule that gives a player the tiles on the opponent's rack: the
+        # points are said as recorded, not with the crossword games' reason for them.
+        return f"{name} gets {_plural(event.score, 'point')} for the tiles left ({event.tiles})"
     return describe_other_event(event, name, len(event.tiles))
 
 

@@ -96,6 +96,27 @@ def test_letters_must_be_a_to_z_and_qu_is_q() -> None:
     assert read_ubf(text).board.at(0, 0) == Stack("Q", 1)
 
 
+def test_a_mistake_on_every_square_is_told_once_with_how_many_more() -> None:
+    """Empty squares written '0.' are one mistake, not 95: the first square's error says
+    how many more have it; a different mistake is told on its own."""
+    dots = "[" + ", ".join(["'0.'"] * SIZE) + "]"
+    row_5 = "['0.', '0.', '0.', '1W', '1A', '2V', '1E', '1R', '0.', '0X']"
+    text = board_text(*([dots] * 4 + [row_5] + [dots] * 5))
+    assert errors(text) == [
+        (1, 2, "square '0.': expected a letter A-Z (Q for Qu) or a space, found '.' (an "
+               "empty square is written '0 ', a space after the 0); so are 93 more "
+               "squares, down to line 10"),
+        (5, 56, "square '0X': a square with a letter has height 1-5, not 0"),
+    ]
+    assert read_ubf(text).board.at(4, 5) == Stack("V", 2)
+    two = board_text("['0.', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ']",
+                     "['0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0.']")
+    assert errors(two) == [
+        (1, 2, "square '0.': expected a letter A-Z (Q for Qu) or a space, found '.' (an "
+               "empty square is written '0 ', a space after the 0); so is one more square, "
+               "on line 2")]
+
+
 def test_lower_case_letter_is_a_warning_and_read_upper_case() -> None:
     result = read_ubf(board_text("['2e', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ']"))
     assert [(d.line, d.severity) for d in result.diagnostics] == [(1, Severity.WARNING)]

@@ -27,6 +27,7 @@ from pgm.gcg import parse_gcg
 from pgm.live import _relevant
 from pgm.scoring import square_name
 from pgm.ubf import SIZE, UpwordsBoard, read_ubf
+from pgm.ubf_pages import ubf_entry_fields
 from pgm.upwords import replay
 
 SPEC = (SHARED / "specs/upwords-ubf.md").read_text(encoding="utf-8")
@@ -131,9 +132,26 @@ def test_the_spec_example_renders_with_its_heights(site) -> None:
     assert squares["I9"][0] == "I9: M, height 2"
     assert sum(1 for s in squares.values() if s[2]) == 30
     assert "<h1>Upwords board: example.ubf</h1>" in html
-    assert "Upwords board: 30 tiles" in text_of(html)
+    assert "Upwords board: 74 tiles in 30 stacks" in text_of(html)
     # the key explains the heights; a lone board has no move to outline or ring
     assert "height of its stack" in text_of(html) and "just played" not in text_of(html)
+
+
+@pytest.mark.parametrize(("rows", "status"), [
+    ((), "Upwords board: no tiles"),
+    (("['1A', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ']",),
+     "Upwords board: 1 tile in 1 stack"),
+    (("['2A', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ']",),
+     "Upwords board: 2 tiles in 1 stack"),
+    (("['5A', '1B', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ']",),
+     "Upwords board: 6 tiles in 2 stacks"),
+])
+def test_the_status_counts_the_tiles_of_every_stack(rows: tuple[str, ...], status: str
+                                                    ) -> None:
+    """A square holds a stack: the spec's example has 74 tiles on 30 squares."""
+    empty = "['0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ', '0 ']"
+    text = ",\n".join(list(rows) + [empty] * (10 - len(rows))) + "\n"
+    assert ubf_entry_fields(read_ubf(text))["status"] == status
 
 
 def test_the_ubf_box_reads_back_to_the_same_board(site) -> None:
@@ -171,13 +189,14 @@ def test_the_index_lists_the_board_and_nothing_counts_it_as_a_game(site) -> None
     assert row, "no row for the board"
     assert 'href="upwords/example/index.html">Upwords board: example.ubf</a>' \
         in row.group(1)
-    assert '<span class="status-text">Upwords board: 30 tiles</span>' in row.group(1)
+    assert '<span class="status-text">Upwords board: 74 tiles in 30 stacks</span>' \
+        in row.group(1)
     assert "badge error" not in row.group(1)
     assert '<td class="turns"></td>' in row.group(1)  # a board has no turns to count
     assert "upwords/example" not in (site / "players.html").read_text(encoding="utf-8")
     listed = {g["slug"]: g for g in json.loads((site / "live.json").read_text())["games"]}
     assert (listed[SLUG]["live"], listed[SLUG]["turns"], listed[SLUG]["status"]) == \
-        (False, 0, "Upwords board: 30 tiles")
+        (False, 0, "Upwords board: 74 tiles in 30 stacks")
     sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
     assert re.findall(r"<loc>([^<]*upwords/example[^<]*)</loc>", sitemap) == \
         ["https://example.org/event/upwords/example/index.html"]
@@ -297,7 +316,8 @@ def test_a_changed_board_is_rebuilt_alone(tmp_path) -> None:
     assert result.rendered_games == 1 and not result.errors
     html = (out / "b/index.html").read_text(encoding="utf-8")
     assert stacks(html)["J10"][0] == "J10: Z, height 4"
-    assert "Upwords board: 31 tiles" in (out / "index.html").read_text(encoding="utf-8")
+    assert "Upwords board: 78 tiles in 31 stacks" in \
+        (out / "index.html").read_text(encoding="utf-8")
     assert (out / "b/input.ubf").read_text(encoding="utf-8") == changed
 
 

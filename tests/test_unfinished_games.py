@@ -193,10 +193,10 @@ def test_a_spoiler_free_index_shows_a_board_and_a_position_set_as_they_are(tmp_p
         "set.cgp": positions, "event.yaml": "spoiler_free: true\n"})
     assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
     statuses = _statuses(tmp_path / "o")
-    assert statuses["board"]["status"] == "Upwords board: 30 tiles"
+    assert statuses["board"]["status"] == "Upwords board: 74 tiles in 30 stacks"
     assert statuses["set"]["status"] == "3 positions"
     index = (tmp_path / "o/index.html").read_text()
-    assert '<span class="status-text">Upwords board: 30 tiles</span>' in index
+    assert '<span class="status-text">Upwords board: 74 tiles in 30 stacks</span>' in index
     assert '<span class="status-text">3 positions</span>' in index
     assert "finished" not in text_of(index)
 

@@ -17,6 +17,7 @@ from pgm.games import load_game
 from pgm.gcg import parse_gcg
 from pgm.ubf import Stack, read_ubf
 from pgm.upwords import UpwordsGame, replay
+from pgm.upwords_view import describe
 
 SAMPLE = SAMPLE_GAMES / "upwords/upwords-sample.gcg"
 HEAD = "#game-type upwords\n#player1 ann Ann\n#player2 bob Bob\n"
@@ -243,3 +244,93 @@ def test_each_rack_after_a_turn_is_the_one_its_players_next_line_states() -> Non
                      ("RXYZEEQ", "BCDEFGX"),
                      ("", "BCDEFGX"),  # the record ends before ann's next line
                      ("", "")]
+
+
+def test_the_qu_tile_typed_qu_is_one_tile_and_the_words_spell_it_qu() -> None:
+    """``Qu`` can only be the Qu tile: read so without a word. ``QU`` is too (no word has
+    "QUU"), with a warning that the tile is written Q. Neither puts a U tile down."""
+    for typed, told in (("QuIT", []), ("QUIT", [
+            (4, "warning", "5E QUIT: the Qu tile is written Q; 'QU' is read as one Qu tile")])):
+        game = upwords(f">ann: QITSAEO 5E {typed} +8 8\n")
+        assert messages(game) == told, typed
+        [turn] = game.turns
+        assert [turn.position.board.at(4, c) for c in range(4, 8)] == [
+            Stack("Q", 1), Stack("I", 1), Stack("T", 1), None]
+        assert turn.stacked == ((4, 4), (4, 5), (4, 6)) and turn.words == ("QUIT",)
+        assert turn.tiles == "QIT" and turn.event.word == typed  # the record's line as written
+
+
+def test_the_qu_tile_typed_qu_can_be_played_through() -> None:
+    """The same letter or ``.`` is played through after a Qu typed either way, and
+    ``Q.`` is the Q then a played-through square."""
+    game = upwords("""
+        >ann: QITSAEO 5E QIT +6 6
+        >bob: ASEUIRL E5 QuA +4 4
+        >ann: SAEOLMN 5E Q..S +8 14
+        """)
+    assert messages(game) == []
+    assert [t.stacked for t in game.turns] == [((4, 4), (4, 5), (4, 6)), ((5, 4),), ((4, 7),)]
+    assert [t.words for t in game.turns] == [("QUIT",), ("QUA",), ("QUITS",)]
+    assert game.final.board.at(4, 4) == Stack("Q", 1)
+
+
+def test_check_json_gives_the_words_formed_with_qu(tmp_path) -> None:
+    path = tmp_path / "qu.gcg"
+    path.write_bytes(HEAD.encode() + b">ann: ? 5E QUIT +8 8\n>bob: ? 6E A +4 4\n")
+    result = CliRunner().invoke(main, ["check", "--json", str(path)])
+    [report] = json.loads(result.output)
+    assert [e["words_formed"] for e in report["events"]] == [["QUIT"], ["QUA"]]
+    assert report["events"][0]["word"] == "QUIT"  # as the record writes it (moves.csv too)
+    assert report["diagnostics"] == [{
+        "line": 4, "severity": "warning",
+        "message": "5E QUIT: the Qu tile is written Q; 'QU' is read as one Qu tile"}]
+
+
+def test_an_exchange_of_more_than_one_tile_is_a_warning_naming_the_count() -> None:
+    game = upwords("""
+        >ann: AEORSTW 5D WATER +10 10
+        >bob: DEILNOV -DEILNOV +0 0
+        >ann: ABEOSST -7 +0 10
+        >bob: ABCDEFV -V +0 0
+        """)
+    assert messages(game) == [
+        (5, "warning", "bob exchanges 7 tiles (DEILNOV); the classic Upwords rules let a "
+                       "player exchange one tile a turn instead of playing"),
+        (6, "warning", "ann exchanges 7 tiles; the classic Upwords rules let a player "
+                       "exchange one tile a turn instead of playing"),
+    ]
+    assert game.final.board == game.turns[0].position.board and game.final.to_move == 0
+
+
+def test_the_game_is_over_from_the_first_closing_line_as_in_a_crossword_game() -> None:
+    """Racks are not tracked, so the first line for the tiles left is where an Upwords
+    game is known to be over; a crossword game of the same lines is over there too (it
+    is over earlier only when its racks tell that a player went out)."""
+    from pgm import crossword
+
+    body = """
+        >ann: ABDEFGH 5E BAD +6 6
+        >bob: EILNOSV - +0 0
+        >ann: EFGHIJK 6E EH +4 10
+        >bob: EILNOSV (EILNOSV) -35 -35
+        >ann: FGIJK (FGIJK) -25 -15
+        """
+    game = upwords(body)
+    assert [t.position.game_over for t in game.turns] == [False, False, False, True, True]
+    assert game.complete and game.final.scores == (-15, -35)
+    scrabble = crossword.replay(parse_gcg(gcg_bytes(
+        HEAD.removeprefix("#game-type upwords\n") + body.replace("5E", "8G")
+        .replace("6E", "9G")), "c.gcg"))
+    assert [t.position.game_over for t in scrabble.turns] == [
+        t.position.game_over for t in game.turns]
+
+
+def test_points_for_the_tiles_left_are_said_without_the_crossword_rule() -> None:
+    """No Upwords rule gives a player the tiles on the opponent's rack, so the line's
+    points are said as recorded, not "for the tiles left on the opponent's rack"."""
+    game = upwords("""
+        >ann: AEORSTW 5D WATER +10 10
+        >bob: DEILNOV 6D I +2 2
+        >ann: (DEILNO) +12 22
+        """)
+    assert describe(game.turns[2], game) == "Ann gets 12 points for the tiles left (DEILNO)"

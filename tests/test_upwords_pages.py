@@ -232,3 +232,23 @@ def test_a_multi_line_note_keeps_its_lines(tmp_path) -> None:
     page = (tmp_path / "o/g/4.html").read_text(encoding="utf-8")
     assert ('<li class="note"><p>Tobi throws back the V:<br>\na single-tile exchange,<br>\n'
             "&lt;i&gt;as allowed&lt;/i&gt;</p>\n</li>") in page
+
+
+def test_a_qu_tile_typed_qu_is_one_square_on_the_turn_page(tmp_path) -> None:
+    """``QUIT`` puts three tiles down: the Qu tile shows "Qu", the square after the T is
+    empty (not ringed as played through), and the words spell QUIT."""
+    record = (b"#game-type upwords\n#player1 ann Ann\n#player2 bob Bob\n"
+              b">ann: ? 5E QUIT +8 8\n>bob: ? 6E A +4 4\n")
+    event = make_event(tmp_path / "ev", {"g.gcg": record})
+    assert run_build(str(event), "-o", str(tmp_path / "o")).exit_code == 0
+    page = (tmp_path / "o/g/1.html").read_text(encoding="utf-8")
+    squares = stacks(page)
+    assert [squares[name][0] for name in ("E5", "F5", "G5", "H5")] == [
+        "E5: Qu, height 1, just played", "F5: I, height 1, just played",
+        "G5: T, height 1, just played", "H5: empty"]
+    assert "through" not in squares["H5"][2]
+    assert "Ann played QuIT at 5E across for 8 points (3 tiles)" in text_of(page)
+    assert "Words: QUIT" in text_of(page)
+    assert "Line 4: warning: 5E QUIT: the Qu tile is written Q; 'QU' is read as one Qu " \
+           "tile" in text_of(page)
+    assert "Words: QUA" in text_of((tmp_path / "o/g/2.html").read_text(encoding="utf-8"))
