@@ -93,10 +93,11 @@ class Folded:
         self.more = 0
         self.last_line = 0
 
-    def add(self, line: int, message: str) -> None:
+    def add(self, line: int, message: str, column: int | None = None) -> None:
         if self.index is None:
             self.index = len(self.sink.items)
-            self.sink.items.append(Diagnostic(self.sink.path, line, self.severity, message))
+            self.sink.items.append(
+                Diagnostic(self.sink.path, line, self.severity, message, column))
         else:
             self.more += 1
             self.last_line = line

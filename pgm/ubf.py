@@ -17,7 +17,7 @@ writes the spec's form (or JSON) that the reader reads back to the same board.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Folded, Severity
 from pgm.nul_bytes import before_nul
@@ -315,15 +315,9 @@ class _SquareProblems:
         self._add(Severity.WARNING, line, message, column)
 
     def _add(self, severity: Severity, line: int, message: str, column: int) -> None:
-        fold = self.folds.get((severity, message))
-        if fold is not None:
-            fold.add(line, message)
-            return
-        fold = self.folds[(severity, message)] = Folded(self.sink, severity)
-        fold.add(line, message)
-        if fold.index is not None:  # Folded tells the line alone; a square, its column too
-            items = self.sink.items
-            items[fold.index] = replace(items[fold.index], column=column)
+        key = (severity, message)
+        fold = self.folds.get(key) or self.folds.setdefault(key, Folded(self.sink, severity))
+        fold.add(line, message, column)
 
     def close(self) -> None:
         for fold in self.folds.values():
