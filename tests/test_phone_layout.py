@@ -183,6 +183,30 @@ def test_no_page_scrolls_sideways_at_320px(browser: Browser, server: str, path: 
         assert page.evaluate(SCROLLING_BOXES_JS) == [], path
 
 
+LARGE_TEXT = ":root { font-size: 32px; }"
+"""A reader's default font of 32px for 16 (a browser's "very large" text setting)."""
+# The tile letters on a crossword board against their squares.
+TILE_FIT_JS = """() => [...document.querySelectorAll(".cw td[data-l]")].map(td => {
+  const size = parseFloat(getComputedStyle(td, "::after").fontSize);
+  return [td.getBoundingClientRect().width, size];
+})"""
+
+
+@pytest.mark.parametrize("path", TURN_PAGES)
+def test_large_text_keeps_the_board_whole_and_the_page_within_a_phone(
+        browser: Browser, server: str, path: str) -> None:
+    """Body text follows the reader's font size; the board's letters follow its squares,
+    which the screen's width sets, so they still fit, and no page scrolls sideways."""
+    with open_page(browser, viewport={**PHONE, "width": 360}) as page:
+        visit(page, server + path)
+        page.add_style_tag(content=LARGE_TEXT)
+        assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") == 32
+        extra, sticking_out = overflow(page)
+        assert extra <= 0, f"{path} is {extra}px wider than the window: {sticking_out}"
+        for square, letter in page.evaluate(TILE_FIT_JS):
+            assert letter < 0.6 * square, (path, square, letter)
+
+
 @pytest.mark.parametrize("width", [320, 360, 390])
 def test_a_phoney_is_marked_on_the_sheet_of_a_phone(browser: Browser, server: str,
                                                      width: int) -> None:
