@@ -1,6 +1,10 @@
 """Load one record of any supported kind into what the site needs: its index entry and
 a function that renders its files. The extension picks the reader (one dict, as
-Pelican's readers registry), so adding a game kind touches only this table."""
+Pelican's readers registry), so adding a game kind touches only this table.
+
+Crossword records are most events' all; the readers and pages of the other kinds (Gungi,
+position sets, Upwords) are imported by their loaders, when an event has such a record,
+so that a build's processes do not start by loading them."""
 
 from __future__ import annotations
 
@@ -12,9 +16,6 @@ from typing import Any
 
 import jinja2
 
-from pgm.cgp_file import read_cgp_file
-from pgm.cgp_pages import cgp_entry_fields, render_cgp_set
-from pgm.cgp_pages import record_title as cgp_record_title
 from pgm.config import GameSettings
 from pgm.crossword import replay
 from pgm.crossword_board import Orientation
@@ -22,16 +23,9 @@ from pgm.crossword_pages import crossword_entry_fields, render_crossword_game
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import Source, guess_division, guess_round, guess_table, shown_name
 from pgm.gcg import GcgRecord, parse_gcg
-from pgm.gungi import load as load_gungi
-from pgm.gungi_pages import gungi_entry_fields, record_title, render_gungi_game
 from pgm.site_model import POSITION_KINDS, GameEntry, isolated, results
-from pgm.ubf import read_ubf
-from pgm.ubf_pages import record_title as ubf_record_title
-from pgm.ubf_pages import render_ubf_board, ubf_entry_fields
 from pgm.ubf_report import KIND
 from pgm.upwords import is_upwords
-from pgm.upwords import replay as replay_upwords
-from pgm.upwords_pages import render_upwords_game, upwords_entry_fields
 
 GameFiles = Iterator[tuple[str, str | bytes]]
 Renderer = Callable[[jinja2.Environment, dict[str, Any]], GameFiles]
@@ -92,6 +86,9 @@ def _load_crossword(source: Source, settings: GameSettings, data: bytes) -> Load
 def _load_upwords(source: Source, settings: GameSettings, record: GcgRecord,
                   data: bytes) -> LoadedGame:
     """A .gcg that says ``#game-type upwords``: the extension cannot tell, the record can."""
+    from pgm.upwords import replay as replay_upwords
+    from pgm.upwords_pages import render_upwords_game, upwords_entry_fields
+
     game = replay_upwords(record)
     entry = make_entry(source, settings, "upwords", record.title,
                        dict(upwords_entry_fields(game), stopped=game.stopped_at),
@@ -104,6 +101,10 @@ def _load_upwords(source: Source, settings: GameSettings, record: GcgRecord,
 
 
 def _load_cgp(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
+    from pgm.cgp_file import read_cgp_file
+    from pgm.cgp_pages import cgp_entry_fields, render_cgp_set
+    from pgm.cgp_pages import record_title as cgp_record_title
+
     shown = shown_name(source.relative)
     found = read_cgp_file(data, shown)
     entry = make_entry(source, settings, "cgp", cgp_record_title(shown),
@@ -117,6 +118,9 @@ def _load_cgp(source: Source, settings: GameSettings, data: bytes) -> LoadedGame
 
 
 def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
+    from pgm.gungi import load as load_gungi
+    from pgm.gungi_pages import gungi_entry_fields, record_title, render_gungi_game
+
     game = load_gungi(data, shown_name(source.relative))
     # A game that ended before the error that stopped its replay (a ply after a captured
     # Commander is one) keeps its result, on the index and the player page alike.
@@ -132,6 +136,10 @@ def _load_gungi(source: Source, settings: GameSettings, data: bytes) -> LoadedGa
 
 def _load_ubf(source: Source, settings: GameSettings, data: bytes) -> LoadedGame:
     """One Upwords board: a position, not a game."""
+    from pgm.ubf import read_ubf
+    from pgm.ubf_pages import record_title as ubf_record_title
+    from pgm.ubf_pages import render_ubf_board, ubf_entry_fields
+
     shown = shown_name(source.relative)
     result = read_ubf(data, shown)
     entry = make_entry(source, settings, KIND, ubf_record_title(shown), ubf_entry_fields(result),
