@@ -415,4 +415,7 @@ def replay(record: GcgRecord) -> UpwordsGame:
     start = UpwordsPosition(UpwordsBoard(), (0,) * seats, 0)
     run = _Replay(record, sink)
     stopped = run.run(start)
-    return UpwordsGame(record, start, tuple(run.turns), tuple(sink.items), stopped)
+    # in line order, as an editor shows the file (and a crossword replay lists them): the
+    # parse's problems come first in the sink, the replay's after them
+    in_order = tuple(sorted(sink.items, key=lambda diagnostic: diagnostic.line))
+    return UpwordsGame(record, start, tuple(run.turns), in_order, stopped)

@@ -334,3 +334,13 @@ def test_points_for_the_tiles_left_are_said_without_the_crossword_rule() -> None
         >ann: (DEILNO) +12 22
         """)
     assert describe(game.turns[2], game) == "Ann gets 12 points for the tiles left (DEILNO)"
+
+
+def test_problems_are_listed_in_line_order() -> None:
+    """The reader's problem (line 6) came before the replay's (line 5)."""
+    game = upwords("""
+        >ann: AEORSTW 5D WATER +10 10
+        >benn: DEILNOV 6D I +2 2
+        >ann AEORSTW 7D ON +4 14
+        """)
+    assert [line for line, _, _ in messages(game)] == [5, 6]
