@@ -2,17 +2,19 @@
 
 Order of precedence: the record (``#tile-distribution``, ``#lexicon``, ``#board-layout``),
 then the event configuration, then English on the 15x15 board. A record that names no
-tile set but uses letters English lacks (a German game without ``#lexicon``) gets the
-first distribution whose alphabet fits, with a warning saying so.
+tile set but uses letters English lacks (a German game without ``#lexicon``), or puts
+down more of a letter than the English set holds (a French game's thirteen E's), gets
+the first distribution whose alphabet and counts fit, with a warning saying so.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
-from pgm.board import LAYOUTS, Layout, get_layout
+from pgm.board import LAYOUTS, Layout, get_layout, parse_coordinate
 from pgm.diagnostics import DiagnosticSink
-from pgm.gcg import GcgRecord
+from pgm.gcg import EventKind, GcgRecord
 from pgm.tiles import (
     BLANK,
     DEFAULT_DISTRIBUTION,
@@ -46,7 +48,9 @@ def choose_rules(record: GcgRecord, sink: DiagnosticSink, *, distribution: str |
     line = _pragma_line(record)
     layout = _layout(record, sink, line, board)
     lexicon_name = record.lexicon or lexicon or ""
-    dist = _distribution(record, sink, line, lexicon_name, distribution)
+    # a record's lexicon pgm does not know (FISF) leaves the tile set to the event's
+    event_default = distribution or (distribution_for_lexicon(lexicon) if lexicon else None)
+    dist = _distribution(record, sink, line, lexicon_name, event_default)
     if layout.size > 15 and not dist.name.endswith("_super"):
         super_name = dist.name + "_super"
         if super_name in distribution_names():
@@ -134,22 +138,67 @@ def _named_distribution(record: GcgRecord) -> tuple[str, str | None]:
 
 def _infer(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: str) -> Distribution:
     english = get_distribution(DEFAULT_DISTRIBUTION)
-    if _fits(record, english):
+    if not _alphabet_fits(record, english):
+        why = "the letters played"
+    elif (too_many := _too_many(record, english)) is None:
         return english
+    else:
+        why = f"the plays put down {too_many}, more than the english set holds; the letters"
+    named = f"lexicon {lexicon!r} does not name a tile set" if lexicon else \
+        "no #lexicon or #tile-distribution"
+    where = _line_of(record, "lexicon", line)
     for name in _INFERENCE_ORDER[1:]:
         dist = get_distribution(name)
-        if _fits(record, dist):
-            named = f"lexicon {lexicon!r} does not name a tile set" if lexicon else \
-                "no #lexicon or #tile-distribution"
-            sink.warning(_line_of(record, "lexicon", line),
-                         f"{named}; the letters played fit the {name} set, "
-                               "which is used (set 'distribution' in event.yaml to choose)")
+        if _alphabet_fits(record, dist) and _too_many(record, dist) is None:
+            sink.warning(where, f"{named}; {why} fit the {name} set, which is used (set "
+                                "'distribution' in event.yaml to choose)")
             return dist
+    if why != "the letters played":
+        sink.warning(where, f"{named}; the plays put down {too_many}, more than the english "
+                            "set holds, and no other set fits them: the english set is used "
+                            "(set 'distribution' in event.yaml to choose)")
     return english
 
 
-def _fits(record: GcgRecord, dist: Distribution) -> bool:
-    codec = TileCodec(dist, tuple(upper for upper, _ in record.tile_declarations))
+def _too_many(record: GcgRecord, dist: Distribution) -> str | None:
+    """The first tile the plays put down more often than ``dist`` holds (``14 E``), or
+    None. Only the squares a play fills count, as records write the letters a play goes
+    through as letters as often as ``.``; a play taken back (a withdrawal right after
+    it) takes its tiles off again."""
+    placed = Counter(_placed_tiles(record, _codec(record, dist)).values())
+    for label, count in placed.items():
+        info = dist.tiles.get(label)
+        if info is not None and count > info.count:
+            return f"{count} {label}"
+    return None
+
+
+def _placed_tiles(record: GcgRecord, codec: TileCodec) -> dict[tuple[int, int], str]:
+    """The tile on each square the record's plays fill, without replaying them."""
+    board: dict[tuple[int, int], str] = {}
+    last: list[tuple[int, int]] = []
+    for event in record.events:
+        if event.kind is EventKind.WITHDRAWAL:
+            for square in last:
+                del board[square]
+        where = parse_coordinate(event.position) if event.kind is EventKind.PLAY else None
+        last = []
+        if where is None:
+            continue
+        for offset, label in enumerate(codec.split(event.word, allow=".")):
+            square = where.square(offset)
+            if label != "." and square not in board:
+                board[square] = label
+                last.append(square)
+    return board
+
+
+def _codec(record: GcgRecord, dist: Distribution) -> TileCodec:
+    return TileCodec(dist, tuple(upper for upper, _ in record.tile_declarations))
+
+
+def _alphabet_fits(record: GcgRecord, dist: Distribution) -> bool:
+    codec = _codec(record, dist)
     words = [event.word for event in record.events]
     racks = [event.rack for event in record.events if event.rack.upper() != "UNKNOWN"]
     if codec.plain("".join(words), allow=".") and codec.plain("".join(racks), allow=_RACK):

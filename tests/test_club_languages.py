@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 
+from click.testing import CliRunner
 from conftest import CORPUS
 from sitehelpers import make_event, run_build, text_of
 
+from pgm.cli import main
 from pgm.discover import guess_round, guess_table, slugify
 
 FRENCH = (CORPUS / "gcg/web_app_warriors__GetGCG.FRA24.TfnqTZkYPL.gcg").read_bytes()
@@ -91,3 +93,40 @@ def test_numbered_folders_pgm_cannot_read_as_rounds_get_the_round_advice(tmp_pat
     assert len(warnings) == 2, result.output
     assert "if 'etap-1' is a round, set round: 1 in its event.yaml (and so for the " \
            "others); otherwise set division: in each folder's event.yaml" in warnings[0]
+
+
+def without_tile_set(record: bytes, lexicon: str | None = None) -> bytes:
+    """The record with no ``#tile-distribution``, and its ``#lexicon`` gone or renamed."""
+    lines = [line for line in record.splitlines(keepends=True)
+             if not line.startswith((b"#tile-distribution", b"#lexicon"))]
+    if lexicon:
+        lines.insert(1, f"#lexicon {lexicon}\n".encode())
+    return b"".join(lines)
+
+
+def check_output(path) -> list[str]:
+    result = CliRunner().invoke(main, ["check", str(path)])
+    return result.stdout.splitlines()
+
+
+def test_a_french_game_naming_no_tile_set_is_counted_in_french(tmp_path) -> None:
+    """Its letters are all English ones, but its thirteen E's are not (English has
+    twelve): the French set fits and is used, with a warning saying why, and none of the
+    forty score and tile-count warnings an English replay gave."""
+    game = tmp_path / "partie.gcg"
+    game.write_bytes(without_tile_set(FRENCH))
+    assert check_output(game) == [
+        f"{game}:7: warning: no #lexicon or #tile-distribution; the plays put down 13 E, "
+        "more than the english set holds; the letters fit the french set, which is used "
+        "(set 'distribution' in event.yaml to choose)"]
+    game.write_bytes(without_tile_set(FRENCH, "FISF"))
+    assert [line.split(": ", 2)[2] for line in check_output(game)] == [
+        "lexicon 'FISF' does not name a tile set; the plays put down 13 E, more than the "
+        "english set holds; the letters fit the french set, which is used (set "
+        "'distribution' in event.yaml to choose)"]
+
+
+def test_the_events_lexicon_names_the_set_when_the_records_is_unknown(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"event.yaml": "lexicon: FRA20\n",
+                                         "partie.gcg": without_tile_set(FRENCH, "FISF")})
+    assert check_output(event) == []
