@@ -23,7 +23,7 @@ from pgm.crossword_state import Rack, State, Step, TileTally, warn_of_racks_beyo
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Folded, Severity
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.gcg_model import unknown_nickname
-from pgm.scoring import RACK_SIZE, PlacementError, ScoredPlay, place_play
+from pgm.scoring import RACK_SIZE, OccupiedSquareError, PlacementError, ScoredPlay, place_play
 from pgm.tiles import BLANK, UNKNOWN, TileError, tile_text
 
 MAX_SCORELESS_TURNS = 6
@@ -327,7 +327,11 @@ class _Replay:
             return place_play(before.cells, rules.layout, rules.distribution,
                               placement, labels)
         except (TileError, PlacementError) as exc:
-            self.sink.error(event.line, f"cannot place {event.position} {event.word}: {exc}")
+            upwords = "; tiles stack only in Upwords, whose records say #game-type upwords" \
+                if isinstance(exc, OccupiedSquareError) and \
+                "game-type" not in self.record.pragmas else ""
+            self.sink.error(event.line,
+                            f"cannot place {event.position} {event.word}: {exc}{upwords}")
             raise _StopReplay from None
 
     def _check_play(self, move: _Move, scored: ScoredPlay, played: list[str]) -> None:

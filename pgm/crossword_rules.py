@@ -9,6 +9,7 @@ the first distribution whose alphabet and counts fit, with a warning saying so.
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from dataclasses import dataclass
 
@@ -59,10 +60,18 @@ def choose_rules(record: GcgRecord, sink: DiagnosticSink, *, distribution: str |
     game_type = record.pragmas.get("game-type", "")
     if game_type and game_type.lower() not in KNOWN_GAME_TYPES:
         sink.warning(_line_of(record, "game-type", line),
-                     f"#game-type {game_type} is not supported; "
-                           "the game is replayed as a classic crossword game")
+                     f"#game-type {game_type} is not supported; the game is replayed as a "
+                     f"classic crossword game{_meant_game_type(game_type)}")
     return Rules(dist, layout, lexicon_name, TileCodec(dist, declared),
                  record.pragmas.get("orientation", "numbered-rows"))
+
+
+def _meant_game_type(game_type: str) -> str:
+    """``: did you mean upwords?`` for a near miss of a game type pgm plays (an Upwords
+    record replayed as Scrabble shows a 15x15 board with premiums), else the list."""
+    known = sorted(KNOWN_GAME_TYPES | {"upwords"})
+    close = difflib.get_close_matches(game_type.lower(), known, n=1, cutoff=0.7)
+    return f": did you mean {close[0]}?" if close else f" (known: {', '.join(known)})"
 
 
 def _declared_tiles(record: GcgRecord, sink: DiagnosticSink, dist: Distribution) -> tuple[str, ...]:

@@ -118,6 +118,12 @@ class PragmaReader:
         keyword, value = _PRAGMA.match(line).groups()  # type: ignore[union-attr]
         keyword, value = keyword.lower(), value.strip()
         self.open_note = False
+        if keyword.endswith(":") and _is_known(keyword[:-1]):
+            # ``#game-type: upwords``, as YAML or a header would write it: the name is
+            # unmistakable, and dropping the pragma would replay the game by other rules
+            self.sink.warning(number, f"#{keyword} {value}: read as #{keyword[:-1]} {value}"
+                                      " (a pragma's name takes no ':')")
+            keyword = keyword[:-1]
         handler = _PRAGMA_HANDLERS.get(keyword)
         if handler is not None:
             handler(self, number, value)
@@ -226,6 +232,11 @@ def _shown(text: str, limit: int = 40) -> str:
     if len(text) > limit:
         text = text[:limit - 1] + "…"
     return text if text.isprintable() else repr(text)
+
+
+def _is_known(keyword: str) -> bool:
+    return keyword in _PRAGMA_HANDLERS or _PLAYER_PRAGMA.match(keyword) is not None or \
+        _RACK_PRAGMA.match(keyword) is not None
 
 
 def _meant_pragma(keyword: str) -> str:

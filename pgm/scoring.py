@@ -23,6 +23,11 @@ class PlacementError(ValueError):
     """A play that cannot be put on the board as written."""
 
 
+class OccupiedSquareError(PlacementError):
+    """A play puts a letter on a square that holds another: no crossword game allows it,
+    but Upwords does (a record that forgot ``#game-type upwords``)."""
+
+
 @dataclass(frozen=True)
 class PlacedTile:
     row: int
@@ -127,7 +132,7 @@ def _check_through(current: str, label: str, index: int, size: int) -> None:
         raise PlacementError(f"'.' marks a played-through tile at "
                              f"{_square_of(index, size)}, but that square is empty")
     if label != "." and current.upper() != label.upper():
-        raise PlacementError(f"{_square_of(index, size)} already holds {current!r}, "
+        raise OccupiedSquareError(f"{_square_of(index, size)} already holds {current!r}, "
                              f"the play has {label!r} there")
 
 

@@ -344,3 +344,47 @@ def test_problems_are_listed_in_line_order() -> None:
         >ann AEORSTW 7D ON +4 14
         """)
     assert [line for line, _, _ in messages(game)] == [5, 6]
+
+
+def checked(tmp_path, text: str) -> list[str]:
+    """``pgm check``'s lines for a record of ``text``, without the file's path."""
+    path = tmp_path / "game.gcg"
+    path.write_bytes(gcg_bytes(text))
+    result = CliRunner().invoke(main, ["check", str(path)])
+    return [line.split(": ", 1)[1] for line in result.stdout.splitlines()]
+
+
+def test_a_misspelt_game_type_points_back_to_upwords(tmp_path) -> None:
+    """Replayed as Scrabble, an Upwords record draws a 15x15 board with premiums: the
+    warning names the game type meant."""
+    found = checked(tmp_path, """
+        #game-type upword
+        #player1 ann Ann
+        #player2 bob Bob
+        >ann: AEORSTW 5D WATER +10 10
+        """)
+    assert found[0] == ("warning: #game-type upword is not supported; the game is replayed "
+                        "as a classic crossword game: did you mean upwords?")
+
+
+def test_a_game_type_written_with_a_colon_is_read(tmp_path) -> None:
+    found = checked(tmp_path, """
+        #game-type: upwords
+        #player1 ann Ann
+        #player2 bob Bob
+        >ann: AEORSTW 5D WATER +10 10
+        >bob: DEILMOV 5D M.... +5 5
+        """)
+    assert found == ["warning: #game-type: upwords: read as #game-type upwords (a pragma's "
+                     "name takes no ':')"]
+
+
+def test_a_stack_in_a_record_without_game_type_says_what_upwords_needs(tmp_path) -> None:
+    found = checked(tmp_path, """
+        #player1 ann Ann
+        #player2 bob Bob
+        >ann: AEORSTW 8D WATER +24 24
+        >bob: DEILNOV 8D M +2 2
+        """)
+    assert found == ["error: cannot place 8D M: D8 already holds 'W', the play has 'M' there;"
+                     " tiles stack only in Upwords, whose records say #game-type upwords"]
