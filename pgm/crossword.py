@@ -167,6 +167,8 @@ class _Replay:
         """The characters of a rack that are a tile each (most racks have no others)."""
         self.last_turn_line = self.record.last_turn_line()
         """A line for the tiles left above it does not end the game (see ``_closing``)."""
+        self.off_centre_start = False
+        """Whether the first play missed the centre square (see ``_looks_like_upwords``)."""
 
     def start(self) -> State:
         n = self.players
@@ -328,11 +330,16 @@ class _Replay:
                               placement, labels)
         except (TileError, PlacementError) as exc:
             upwords = "; tiles stack only in Upwords, whose records say #game-type upwords" \
-                if isinstance(exc, OccupiedSquareError) and \
-                "game-type" not in self.record.pragmas else ""
+                if isinstance(exc, OccupiedSquareError) and self._looks_like_upwords() else ""
             self.sink.error(event.line,
                             f"cannot place {event.position} {event.word}: {exc}{upwords}")
             raise _StopReplay from None
+
+    def _looks_like_upwords(self) -> bool:
+        """Whether a record may be an Upwords game that lacks its ``#game-type``: it names
+        none, and its first play missed the centre square (Upwords starts on the four
+        squares around E5). A Scrabble record's play onto a filled square is a typo."""
+        return "game-type" not in self.record.pragmas and self.off_centre_start
 
     def _check_play(self, move: _Move, scored: ScoredPlay, played: list[str]) -> None:
         """Warnings about a play placed on the board; ``played`` are its rack labels."""
@@ -348,6 +355,7 @@ class _Replay:
                                     f"{event.score:+d}, but the board scores it {scored.score:+d}")
         first_play = not self.tally.on_board
         if first_play and self.rules.layout.center not in {(t.row, t.col) for t in scored.placed}:
+            self.off_centre_start = True
             self.sink.warning(line, "the first play does not cover the centre square")
         elif not first_play and not scored.touches:
             self.sink.warning(line, f"{event.position} {event.word} does not touch any tile "
