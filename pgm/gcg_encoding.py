@@ -149,13 +149,41 @@ def _undeclared(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
         return data.decode("latin-1"), "iso-8859-1"
     utf8 = _utf8_text(data)
     if utf8 is None:
-        return _latin1_lines(data, sink), "iso-8859-1"
+        central = _warn_of_central_european(data, sink)
+        return _latin1_lines(data, sink, windows_warning=not central), "iso-8859-1"
     sink.warning(1, "no '#character-encoding UTF-8' line, but the file is UTF-8: "
                     "read as UTF-8 (the GCG default is ISO-8859-1)")
     return utf8, "utf-8"
 
 
-def _latin1_lines(data: bytes, sink: DiagnosticSink) -> str:
+_CENTRAL_EUROPEAN = re.compile(
+    rb"[A-Za-z\x80-\xff]*(?:[A-Za-z][\xa1\xbf%(letters)s]|(?<![\xc2-\xf4])[%(letters)s][A-Za-z])"
+    rb"[A-Za-z\x80-\xff]*"
+    % {b"letters": b"\xa3\xa5\xa6\xac\xaf\xb1\xb3\xb6\xb9\xbc\x8c\x8f\x9c\x9f"})
+"""A word with a byte that is a Polish letter in Windows-1250 or ISO-8859-2 (Ł ł Ą ą Ś ś
+Ź ź Ż ż) and a symbol in ISO-8859-1 (£ ³ ¥ ¹ ¦ ¶ ¬ ¼ ¯ ¿), beside a letter: symbols that
+no name or word holds, so the file was written in a Central European code page. Spanish
+¿ and ¡ (ż and Ą) open a word, so only after a letter do they count; and a byte after
+a UTF-8 lead byte is part of a UTF-8 letter (``ï`` is C3 AF) in a line written so."""
+
+
+def _warn_of_central_european(data: bytes, sink: DiagnosticSink) -> bool:
+    """A record saved by a Polish Windows program reads ``Łukasz`` as ``£ukasz``:
+    pgm reads only UTF-8 and ISO-8859-1, so the director is told how to save it.
+    Whether it was (the warning about Windows-1252's bytes would then mislead)."""
+    found = _CENTRAL_EUROPEAN.search(data)
+    if found is None:
+        return False
+    word = found.group()
+    sink.warning(_line_at(data.decode("latin-1"), found.start()),
+                 f"{_latin1(word)!r} looks like {word.decode('cp1250', 'replace')!r} written "
+                 "in Windows-1250 or ISO-8859-2 (Central European), which pgm does not read: "
+                 "the file is read as ISO-8859-1; save it as UTF-8 with "
+                 "'#character-encoding UTF-8' as its first line")
+    return True
+
+
+def _latin1_lines(data: bytes, sink: DiagnosticSink, windows_warning: bool = True) -> str:
     """An undeclared file that is not UTF-8 as a whole: ISO-8859-1, except the lines that
     are UTF-8 beyond ASCII (a note appended on another machine: ``#note café``), read as
     UTF-8 with one warning at the first. A Latin-1 line is next to never valid UTF-8
@@ -168,7 +196,7 @@ def _latin1_lines(data: bytes, sink: DiagnosticSink) -> str:
     utf8_lines = [index // 2 + 1 for index, line in enumerate(text)
                   if index % 2 == 0 and line is not None]
     if not utf8_lines:
-        return _decode_latin1(data, sink)
+        return _decode_latin1(data, sink, windows_warning)
     first = text[2 * utf8_lines[0] - 2] or ""
     sample = next(c for c in first if not c.isascii())
     sink.warning(utf8_lines[0], _utf8_lines_message(sample, len(utf8_lines) - 1))
@@ -205,14 +233,14 @@ def _latin1(data: bytes) -> str:
     return data.decode("latin-1").translate(_WINDOWS_1252)
 
 
-def _decode_latin1(data: bytes, sink: DiagnosticSink) -> str:
+def _decode_latin1(data: bytes, sink: DiagnosticSink, warning: bool = True) -> str:
     """ISO-8859-1, except bytes 0x80-0x9F: control characters there, which nobody
     types, but Windows-1252's ’ “ ” – € and the like, which Windows editors write.
     They are read as Windows-1252, with a warning on the first line that has one."""
     text = data.decode("latin-1")
     first = _WINDOWS_ONLY.search(data)
-    if first is None:
-        return text
+    if first is None or not warning:
+        return text.translate(_WINDOWS_1252)
     sink.warning(_line_at(text, first.start()),
                  "bytes 0x80-0x9F are control characters in ISO-8859-1: read as "
                  "Windows-1252 (’ “ ” – €); add '#character-encoding UTF-8' and "

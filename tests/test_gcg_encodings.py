@@ -226,3 +226,26 @@ def test_a_live_game_goes_on_updating_past_the_edit(tmp_path, edited: bytes) -> 
     now = saved(record_prefix(edited, 6))
     assert (now["live"], now["turns"]) == (True, 6)
     assert "Úrsula Iguarán Buendía" in (out / "g/6.html").read_text(encoding="utf-8")
+
+
+POLISH = ("#player1 Łukasz Łukasz Wójcik\n#player2 Żaneta Żaneta Świątek\n"
+          ">Łukasz: AEINRST 8D RETAINS +66 66\n")
+
+
+@pytest.mark.parametrize("codec", ["cp1250", "iso-8859-2"])
+def test_a_polish_code_page_is_named_and_the_fix_given(codec: str) -> None:
+    """pgm reads UTF-8 and ISO-8859-1 only: a Polish Windows program's file reads
+    Łukasz as £ukasz, which the director is told, once, with how to save the file."""
+    record = parse_gcg(POLISH.encode(codec), "pl.gcg")
+    assert [(d.line, d.message) for d in record.diagnostics] == [(1, (
+        "'£ukasz' looks like 'Łukasz' written in Windows-1250 or ISO-8859-2 (Central "
+        "European), which pgm does not read: the file is read as ISO-8859-1; save it as "
+        "UTF-8 with '#character-encoding UTF-8' as its first line"))]
+
+
+def test_spanish_and_french_latin1_are_not_taken_for_polish() -> None:
+    text = ("#player1 Inés Inés Peña\n#player2 Zoé Zoé Château\n#note ¿Qué? ¡Olé! £5 ±2\n"
+            ">Inés: AEINRST 8D RETAINS +66 66\n")
+    record = parse_gcg(text.encode("latin-1"), "es.gcg")
+    assert not [d for d in record.diagnostics if "Central European" in d.message]
+    assert record.players[0].name == "Inés Peña"
