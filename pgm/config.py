@@ -27,6 +27,7 @@ from pgm.config_games import Glob, check_games, make_glob, matches, titled_alike
 from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.discover import CONFIG_NAME, shown_name, special_kind
 from pgm.event_yaml import Entry, Written, config_bytes, read_entries
+from pgm.theme_check import unused_templates
 from pgm.yaml_hints import with_yaml_hints
 
 
@@ -268,6 +269,10 @@ def _check_event_value(event: dict[str, Any], entry: Entry, sink: DiagnosticSink
         elif not path.is_dir():
             sink.error(line, f"key 'theme_dir': {_not_a_theme_folder(path, value)}")
             del event[key]
+        else:
+            shown = posixpath.normpath(value.replace("\\", "/"))
+            for problem in unused_templates(folder / value, shown, folder.resolve()):
+                sink.warning(line, f"key 'theme_dir': {problem}")
 
 
 _LANG_TAG = re.compile(
@@ -347,6 +352,8 @@ def _check_css(event: dict[str, Any], entry: Entry, sink: DiagnosticSink, folder
         path = (folder / plain).resolve()
         if not name.strip():
             sink.error(line, "key 'css' must not name an empty file")
+        elif _WEB_ADDRESS.match(name):
+            sink.error(line, _web_stylesheet(name))
         elif plain.startswith(("/", "../")) or plain == ".." or not path.is_relative_to(root):
             sink.error(line, f"key 'css': {name} is outside the event folder")
         elif not path.is_file():
@@ -362,6 +369,19 @@ def _check_css(event: dict[str, Any], entry: Entry, sink: DiagnosticSink, folder
         del event["css"]
         return
     event["css"] = kept
+
+
+_WEB_ADDRESS = re.compile(r"[a-z][a-z0-9+.-]*://|//", re.IGNORECASE)
+"""A stylesheet named by its address (``https://fonts.example/x.css``, ``//cdn...``)."""
+
+
+def _web_stylesheet(name: str) -> str:
+    """The error for a web address in ``css``: pgm copies each sheet into the site, and
+    says the two ways to load one from the web."""
+    return (f"key 'css': {name} is a web address; css takes only stylesheets in the event "
+            "folder (pgm copies them into the site). To load a sheet from the web, put "
+            f'@import url("{name}"); at the top of a sheet listed in css, or link it in the '
+            "head block of a theme's base.html (theme_dir)")
 
 
 def _split_entries(entries: list[Entry], is_root: bool, sink: DiagnosticSink,

@@ -142,6 +142,20 @@ def _near_miss(entry: os.DirEntry[str], real_root: Path, extensions: Collection[
     return ""
 
 
+def editor_file(name: str) -> bool:
+    """Whether a file's ``name`` is one an editor or a file manager leaves beside the
+    files it shows (``x~``, ``#x#``, ``.#x``, ``.x.swp``, ``x.bak``, ``x.orig``,
+    ``.DS_Store``, ``Thumbs.db``): the backups and autosaves a record's walk passes over
+    in silence (see ``_near_miss``), and which a theme's files leave out likewise."""
+    return name.endswith("~") or name.startswith(".#") or name in _EDITOR_NAMES or \
+        (len(name) > 1 and name.startswith("#") and name.endswith("#")) or \
+        name.lower().endswith(_EDITOR_SUFFIXES)
+
+
+_EDITOR_NAMES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
+_EDITOR_SUFFIXES = (".swp", ".swo", ".swx", ".bak", ".orig")
+
+
 def _rename_to(what: str, name: str, beside: Iterable[os.DirEntry[str]]) -> str:
     """The warning of a near miss ``what`` whose record name would be ``name``; another
     name when a record of that name is beside it already (this may be its copy)."""

@@ -93,12 +93,19 @@ def _utf8_text(data: bytes, sink: DiagnosticSink) -> str | None:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            before = data[:exc.start].decode("utf-8").removeprefix("\ufeff")
-            lines = _LINE_BREAK.split(before)
-            sink.error(len(lines), f"not UTF-8 (byte 0x{data[exc.start]:02X} at column "
-                                   f"{len(lines[-1]) + 1}); save the file as UTF-8")
+            line, column = not_utf8_at(data, exc)
+            sink.error(line, f"not UTF-8 (byte 0x{data[exc.start]:02X} at column {column}); "
+                             "save the file as UTF-8")
             return None
     return text.replace("\r\n", "\n").replace("\r", "\n")  # as a text-mode read has it
+
+
+def not_utf8_at(data: bytes, exc: UnicodeDecodeError) -> tuple[int, int]:
+    """The line and column (from 1) of the first byte of ``data`` that is not UTF-8, which
+    ``exc`` met, as an editor shows them (a theme's template says so too)."""
+    before = data[:exc.start].decode("utf-8").removeprefix("\ufeff")
+    lines = _LINE_BREAK.split(before)
+    return len(lines), len(lines[-1]) + 1
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

@@ -29,38 +29,75 @@ import watchfiles
 
 from pgm.build import BuildOptions, BuildResult, build
 from pgm.build_errors import BuildError, OutputFolderError
-from pgm.discover import RECORD_EXTENSIONS
+from pgm.diagnostics import DiagnosticSink
+from pgm.discover import CONFIG_NAME, RECORD_EXTENSIONS, editor_file
+from pgm.event_yaml import read_entries
 from pgm.state import SAVE_SETTLE_NS
 
 Report = Callable[[BuildResult | BuildError], None]
 
 
 _SEARCHED_SUFFIXES = RECORD_EXTENSIONS + (".yaml", ".yml")  # .yml: to warn of it
-_THEME_SUFFIXES = (".html", ".css", ".js")
+_PAGE_SUFFIXES = (".html", ".css", ".js")
+"""Templates and stylesheets (a ``css`` sheet may be anywhere in the event folder)."""
 
 
 def _relevant(event: Path, out: Path, change: watchfiles.Change, path: str) -> bool:
-    """Records, event.yaml files and theme files count, and so do folders coming or going
-    where records are searched. The output (and the folders on the way to it, which the
-    build makes), anything in a hidden folder (the build's staging folder beside the
-    output, .git) and editors' temporary files do not, or every build would start another.
-    Records and folders in a folder starting with '_' do not either (pgm does not search
-    it), but theme files there do: a theme folder is often named so."""
+    """Records, event.yaml files, stylesheets and every file of the theme folder (its
+    templates, and the images and fonts of its ``static/``) count, and so do folders
+    coming or going where records are searched. The output (and the folders on the way
+    to it, which the build makes), anything in a hidden folder (the build's staging
+    folder beside the output, .git) and editors' temporary files and backups
+    (``pgm.discover.editor_file``) do not, or every build would start another. Records
+    and folders in a folder starting with '_' do not either (pgm does not search it), but
+    theme files there do: a theme folder is often named so."""
     candidate = Path(path)
     if candidate.is_relative_to(out) or out.is_relative_to(candidate) \
-            or candidate.name.startswith("~"):
+            or candidate.name.startswith("~") or editor_file(candidate.name):
         return False
+    theme = _theme_folder(event)
+    if theme is not None and candidate.is_relative_to(theme):
+        # a hidden file is copied as any other (static/.htaccess), not a hidden folder
+        inside = candidate.relative_to(theme).parts
+        return not any(part.startswith(".") for part in inside[:-1]) and \
+            not (inside and inside[-1].startswith(".") and candidate.is_dir())
     below = candidate.relative_to(event).parts if candidate.is_relative_to(event) \
         else (candidate.name,)
     if any(part.startswith(".") for part in below):
         return False
     suffix = candidate.suffix.lower()
-    if suffix in _THEME_SUFFIXES:
+    if suffix in _PAGE_SUFFIXES:
         return True
     if any(part.startswith("_") for part in below):
         return False
     return suffix in _SEARCHED_SUFFIXES or _saved_as_text(candidate) or \
         _folder_came_or_went(change, candidate)
+
+
+def _theme_folder(event: Path) -> Path | None:
+    """The folder the root ``event.yaml`` of ``event`` names as ``theme_dir``, None
+    without one; read again only when that file changed (the watch asks at every
+    change it hears of)."""
+    config = event / CONFIG_NAME
+    try:
+        info = os.stat(config)
+        stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
+    except OSError:
+        stamp = None
+    known = _THEME_FOLDERS.get(config)
+    if known is None or known[0] != stamp:
+        folder = None
+        if stamp is not None:
+            entries = read_entries(config, DiagnosticSink(str(config)))
+            name = next((e.value for e in entries if e.key == "theme_dir"), None)
+            if isinstance(name, str) and name.strip():
+                folder = Path(os.path.normpath(event / name))
+        known = _THEME_FOLDERS[config] = (stamp, folder)
+    return known[1]
+
+
+_THEME_FOLDERS: dict[Path, tuple[tuple[int, int, int] | None, Path | None]] = {}
+"""By event.yaml: the stamp of the file :func:`_theme_folder` read, and its answer."""
 
 
 def _saved_as_text(path: Path) -> bool:

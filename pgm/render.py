@@ -16,7 +16,7 @@ import re
 import tempfile
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import jinja2
 from jinja2 import nodes
@@ -24,6 +24,8 @@ from jinja2.compiler import CodeGenerator, Frame
 from markupsafe import Markup, escape
 
 from pgm import __version__
+from pgm.discover import editor_file
+from pgm.event_yaml import not_utf8_at
 from pgm.file_io import read_regular
 from pgm.fragments import fragment_global
 from pgm.resources import builtin_dir
@@ -177,7 +179,8 @@ def make_environment(theme: Sequence[tuple[str, str]] | None = None) -> jinja2.E
     """The environment for a theme's files; kept, so that watch mode and workers compile
     each template once. Only the listed files are read: the same the site's fingerprint
     takes, so a link out of the event folder or a named pipe is never a template."""
-    files = tuple(theme or ())
+    files = tuple((name, path) for name, path in theme or ()
+                  if not editor_file(name.rpartition("/")[2]))
     return _environment(files, _mtimes(builtin_dir("templates")) + _file_times(files))
 
 
@@ -212,24 +215,30 @@ class _ThemeLoader(jinja2.BaseLoader):
             data, _ = read_regular(Path(path))
         except OSError:
             raise jinja2.TemplateNotFound(template) from None
-        return data.decode("utf-8"), path, lambda: True
+        try:
+            return data.decode("utf-8"), path, lambda: True
+        except UnicodeDecodeError as exc:
+            line, column = not_utf8_at(data, exc)
+            _raise_in_theme(environment, jinja2.TemplateSyntaxError(
+                f"not UTF-8 (byte 0x{data[exc.start]:02X} at line {line}, column {column}); "
+                "save the file as UTF-8", line, template, path))
 
     def load(self, environment: jinja2.Environment, name: str,
              globals: MutableMapping[str, Any] | None = None) -> jinja2.Template:
-        """The template ``name``; a macro file (``MACRO_FILES``) of the theme is laid
+        """The template ``name`` (compiled by :func:`_theme_code`, which refuses one
+        that extends itself); a macro file (``MACRO_FILES``) of the theme is laid
         over pgm's: its macros replace pgm's of the same names, and pgm's file gives the
         others. Its module is made by running pgm's file's code, then the theme's, in
         one context, so a macro defined in both is the theme's (each keeps its own file
         and lines in errors). An ``{% extends "!default/NAME" %}`` of pgm's own file
         is left out: it would run pgm's file after the theme's, and pgm's macros would
         win."""
-        if name not in MACRO_FILES:
-            return super().load(environment, name, globals)
         source, filename, uptodate = self.get_source(environment, name)
-        code = _macro_file_code(environment, name, source, filename)
+        code = _theme_code(environment, name, source, filename)
         template = environment.template_class.from_code(environment, code, globals or {},
                                                         uptodate)
-        _lay_over(template, environment.get_template(f"!default/{name}"))
+        if name in MACRO_FILES:
+            _lay_over(template, environment.get_template(f"!default/{name}"))
         return template
 
 
@@ -237,24 +246,44 @@ MACRO_FILES = ("partials/fragments.html", "partials/turn_parts.html")
 """The templates pgm takes macros from, rather than renders."""
 
 
-def _macro_file_code(environment: jinja2.Environment, name: str, source: str,
-                     filename: str) -> Any:
-    """A theme's macro file compiled without its extends of pgm's file, through the
-    bytecode cache as ``BaseLoader.load`` compiles a template (only this loader ever
-    compiles the file, so the cache never holds it compiled as it is)."""
+def _theme_code(environment: jinja2.Environment, name: str, source: str,
+                filename: str) -> Any:
+    """A theme's template compiled, through the bytecode cache as ``BaseLoader.load``
+    compiles a template (only this loader ever compiles a theme's file). A macro file
+    is compiled without its extends of pgm's file. A template that extends itself
+    (``{% extends "turn.html" %}`` in the theme's ``turn.html``, which Jinja finds in
+    the theme again, without end) is refused with the name that reaches pgm's."""
     cache = environment.bytecode_cache
     bucket = cache.get_bucket(environment, name, filename, source) if cache else None
     if bucket is not None and bucket.code is not None:
         return bucket.code
     tree = environment.parse(source, name, filename)
-    tree.body = [node for node in tree.body if not (
-        isinstance(node, nodes.Extends) and isinstance(node.template, nodes.Const)
-        and node.template.value == f"!default/{name}")]
+    for node in tree.find_all(nodes.Extends):
+        if isinstance(node.template, nodes.Const) and node.template.value == name:
+            _raise_in_theme(environment, jinja2.TemplateSyntaxError(
+                f'{{% extends "{name}" %}} makes the theme\'s {name} extend itself; to '
+                f'extend pgm\'s {name}, write {{% extends "!default/{name}" %}}',
+                node.lineno, name, filename), source)
+    if name in MACRO_FILES:
+        tree.body = [node for node in tree.body if not (
+            isinstance(node, nodes.Extends) and isinstance(node.template, nodes.Const)
+            and node.template.value == f"!default/{name}")]
     code = environment.compile(tree, name, filename)
     if cache is not None and bucket is not None:
         bucket.code = code
         cache.set_bucket(bucket)
     return code
+
+
+def _raise_in_theme(environment: jinja2.Environment, error: jinja2.TemplateSyntaxError,
+                    source: str | None = None) -> NoReturn:
+    """Raise ``error``, found in a theme's file, as Jinja raises a syntax error: with a
+    traceback at the file's line, so that the build names the theme's file rather than
+    the template of pgm's that loaded it (which would make it one record's failure)."""
+    try:
+        raise error
+    except jinja2.TemplateSyntaxError:
+        environment.handle_exception(source)
 
 
 def _lay_over(template: jinja2.Template, pgms: jinja2.Template) -> None:

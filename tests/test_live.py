@@ -130,6 +130,47 @@ def test_folders_the_build_writes_or_editors_keep_never_start_a_rebuild(tmp_path
     assert not relevant(added, event / "r1" / "pairings.txt")  # a pairing program's
 
 
+def test_every_file_of_the_theme_counts_but_an_editors(tmp_path) -> None:
+    """A logo or a font saved into the theme's static/ is published by a rebuild; what an
+    editor keeps beside the file it shows is not, and starts none."""
+    event = make_event(tmp_path / "ev", {"r1/board-1.gcg": RECORD,
+                                         "event.yaml": "theme_dir: club-theme\n"})
+    out = tmp_path / "site"
+    modified, added = watchfiles.Change.modified, watchfiles.Change.added
+
+    def relevant(change: watchfiles.Change, path: Path) -> bool:
+        return _relevant(event, out, change, str(path))
+
+    theme = event / "club-theme"
+    assert relevant(modified, theme / "static" / "logo.png")
+    assert relevant(added, theme / "static" / "fonts" / "club.woff2")
+    assert relevant(added, theme / "static" / ".htaccess")  # published as any other file
+    assert relevant(added, theme / "README")
+    for junk in (".logo.png.swp", "logo.png~", ".DS_Store", "#logo.png#", "logo.png.bak",
+                 "logo.png.orig", ".#logo.png"):
+        assert not relevant(modified, theme / "static" / junk), junk
+    assert not relevant(modified, theme / ".git" / "index")
+    assert not relevant(modified, event / "photos" / "logo.png")  # not the theme's
+    # the theme folder named anew in event.yaml is the one watched
+    (event / "event.yaml").write_text("theme_dir: ./themes/club/\n")
+    assert relevant(modified, event / "themes" / "club" / "static" / "logo.png")
+    assert not relevant(modified, theme / "static" / "logo.png")
+
+
+def test_watch_publishes_a_logo_saved_into_the_themes_static_folder(tmp_path) -> None:
+    event = make_event(tmp_path / "ev", {"r1/board-1.gcg": prefix(4),
+                                         "event.yaml": "theme_dir: club-theme\n",
+                                         "club-theme/static/logo.png": b"\x89PNG first"})
+    out = tmp_path / "site"
+    with watching(BuildOptions(event, out)):
+        assert wait_for(lambda: (out / "static/logo.png").is_file())
+        time.sleep(0.3)  # let the watcher settle before the designer saves
+        (event / "club-theme/static/logo.png").write_bytes(b"\x89PNG second")
+        (event / "club-theme/static/font.woff2").write_bytes(b"wOF2")
+        assert wait_for(lambda: (out / "static/logo.png").read_bytes() == b"\x89PNG second")
+        assert wait_for(lambda: (out / "static/font.woff2").is_file())
+
+
 def test_readers_never_get_a_torn_page_or_a_404_during_rewrites(tmp_path,
                                                               monkeypatch) -> None:
     # every rewrite published at once, turns taken back too (see test_watch_settling)

@@ -152,6 +152,43 @@ def test_planned_pages_equal_full_renders_whatever_a_theme_does(tmp_path, footer
     assert [name for name in planned if planned[name] != rendered[name]] == []
 
 
+def test_a_themes_head_header_and_footer_are_planned_on_turn_pages(tmp_path, monkeypatch):
+    """A theme's ``head`` (in its base.html and its turn.html), ``header`` and ``footer``
+    that print per-turn values keep turn pages planned, with pgm's links to the turns
+    either side (``head_links``) still in the head and the event's css after all."""
+    record = (CORPUS / "gcg/macondo__vs_andy.gcg").read_bytes()
+    event = make_event(tmp_path / "ev", {
+        "round-1/a.gcg": record, "b.gcg": record_prefix(record, 7),
+        "club.css": ":root { --accent: red; }\n",
+        "event.yaml": "theme_dir: theme\ncss: club.css\n",
+        "theme/base.html": "{% extends '!default/base.html' %}"
+                           "{% block head %}<link rel=stylesheet href='{{ root }}static/t.css'>"
+                           "{% endblock %}{% block header %}<header id=club>{{ event.title }}"
+                           "{% block crumbs %}{% endblock %}</header>{% endblock %}"
+                           "{% block footer %}<nav>{{ root }}</nav>{% endblock %}",
+        "theme/turn.html": "{% extends '!default/turn.html' %}{% block head %}{{ super() }}"
+                           "<meta name=turn content='{{ number }} of {{ total }}'>{% endblock %}"})
+    plans = []
+    make_plan = pgm.crossword_turns.TurnPages._plan
+    monkeypatch.setattr(pgm.crossword_turns.TurnPages, "_plan", lambda *args: plans.append(
+        make_plan(*args)) or plans[-1])
+    pgm.render._environment.cache_clear()
+    assert not build(BuildOptions(event, tmp_path / "planned", jobs=1)).errors
+    assert plans and None not in plans
+    pgm.render._environment.cache_clear()
+    monkeypatch.setattr(pgm.page_plan.PagePlan, "of", classmethod(lambda cls, *a, **k: None))
+    assert not build(BuildOptions(event, tmp_path / "rendered", jobs=1)).errors
+    pgm.render._environment.cache_clear()
+    planned, rendered = site_files(tmp_path / "planned"), site_files(tmp_path / "rendered")
+    assert [name for name in planned if planned[name] != rendered[name]] == []
+    head = planned["round-1/a/3.html"].decode().split("</head>")[0]
+    assert head.endswith('<link rel="prefetch" href="4.html"><link rel="prev" href="2.html">'
+                         '<link rel="next" href="4.html"><link rel=stylesheet '
+                         "href='../../static/t.css'><meta name=turn content='3 of 27'>"
+                         '<link rel="stylesheet" href="../../static/event/club.css">\n')
+    assert "<header id=club>Games <a href=\"index.html\">" in planned["b/2.html"].decode()
+
+
 def test_a_theme_looping_over_the_sheet_still_gets_a_plan_per_game(tmp_path, monkeypatch):
     """What differs from game to game is a hole only in the plan shared by games; a
     theme that loops over ``sheet`` gets a plan of its own for each game instead."""
