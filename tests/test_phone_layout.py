@@ -287,6 +287,26 @@ def test_a_turn_pages_scores_start_on_a_phones_first_screen(browser: Browser,
             "c => c.getBoundingClientRect().width") > 100
 
 
+@pytest.mark.parametrize("path", ["round-3/table-2/10.html", "upwords/upwords-sample/10.html"])
+def test_a_live_games_scores_come_before_its_live_status(browser: Browser, server: str,
+                                                        path: str) -> None:
+    """A game in progress: the live status (updated at, follow new moves) comes after
+    the scores, not between them and the move; on a crossword turn page every score
+    row ends on a 390x844 phone's first screen (an Upwords board, with its key to the
+    stack heights, is taller: its scores start there)."""
+    with open_page(browser, viewport=PHONE) as page:
+        visit(page, server + path)
+        rows = page.locator("section.scores tbody tr")
+        assert rows.count() == 2
+        boxes = [rows.nth(i).bounding_box() for i in range(2)]
+        bottom = max(box["y"] + box["height"] for box in boxes if box)
+        on_screen = bottom if path.startswith("round-") else min(
+            box["y"] for box in boxes if box)
+        assert on_screen <= page.evaluate("innerHeight"), path
+        status = page.locator("#live-status").bounding_box()
+        assert status and status["y"] > bottom
+
+
 @pytest.mark.parametrize("viewport", [SMALLEST, PHONE], ids=["320px", "390px"])
 def test_player_names_and_games_are_not_split_inside_a_word(browser: Browser, server: str,
                                                             viewport: dict[str, int]) -> None:
