@@ -147,25 +147,26 @@ def _named_distribution(record: GcgRecord) -> tuple[str, str | None]:
 
 def _infer(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: str) -> Distribution:
     english = get_distribution(DEFAULT_DISTRIBUTION)
-    if not _alphabet_fits(record, english):
-        why = "the letters played"
-    elif (too_many := _too_many(record, english)) is None:
+    has_letters = _alphabet_fits(record, english)
+    # too many of a tile for English (``13 E``); None when English lacks a letter played
+    too_many = _too_many(record, english) if has_letters else None
+    if has_letters and too_many is None:
         return english
-    else:
-        why = f"the plays put down {too_many}, more than the english set holds; the letters"
     named = f"lexicon {lexicon!r} does not name a tile set" if lexicon else \
         "no #lexicon or #tile-distribution"
+    why = f"the plays put down {too_many}, more than the english set holds" if too_many \
+        else ""
     where = _line_of(record, "lexicon", line)
     for name in _INFERENCE_ORDER[1:]:
         dist = get_distribution(name)
         if _alphabet_fits(record, dist) and _too_many(record, dist) is None:
-            sink.warning(where, f"{named}; {why} fit the {name} set, which is used (set "
+            fits = f"{why}; the letters fit" if why else "the letters played fit"
+            sink.warning(where, f"{named}; {fits} the {name} set, which is used (set "
                                 "'distribution' in event.yaml to choose)")
             return dist
-    if why != "the letters played":
-        sink.warning(where, f"{named}; the plays put down {too_many}, more than the english "
-                            "set holds, and no other set fits them: the english set is used "
-                            "(set 'distribution' in event.yaml to choose)")
+    if why:
+        sink.warning(where, f"{named}; {why}, and no other set fits them: the english set is "
+                            "used (set 'distribution' in event.yaml to choose)")
     return english
 
 
