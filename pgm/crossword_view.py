@@ -28,7 +28,8 @@ from pgm.tiles import BLANK, TILE_TEXTS, UNKNOWN, TileError, tile_text
 # Moves in words
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
+    """``1 point``, ``-2 points``: the count and the word, plural unless it is one."""
     return f"{n} {word}{'' if abs(n) == 1 else 's'}"
 
 
@@ -80,7 +81,7 @@ def describe(turn: Turn, game: CrosswordGame, word: str | None = None) -> str:
         direction = "across" if row_first else "down"
         word = word_display(turn, game) if word is None else word
         text = (f"{name} played {word} at {event.position.upper()} "
-                f"{direction} for {_plural(event.score, 'point')}")
+                f"{direction} for {plural(event.score, 'point')}")
         if len(turn.placed) == 7:
             text += " (bingo)"
         if turn.withdrawn:
@@ -107,14 +108,14 @@ def describe_other_event(event: Event, name: str, tile_count: int,
     if kind is EventKind.EXCHANGE:
         count = event.exchange_count if event.exchange_count is not None else tile_count
         shown = f" ({shown_tiles})" if event.tiles else ""
-        return f"{name} exchanged {_plural(count, 'tile')}{shown}"
+        return f"{name} exchanged {plural(count, 'tile')}{shown}"
     if kind is EventKind.WITHDRAWAL:
         return (f"{name}'s play was challenged off and withdrawn: "
-                f"{_plural(event.score, 'point')}")
+                f"{plural(event.score, 'point')}")
     if kind is EventKind.CHALLENGE_BONUS:
-        return f"{name}'s play stood a challenge: bonus of {_plural(event.score, 'point')}"
+        return f"{name}'s play stood a challenge: bonus of {plural(event.score, 'point')}"
     if kind is EventKind.END_RACK_POINTS and event.score >= 0:
-        return (f"{name} gets {_plural(event.score, 'point')} for the tiles left on the "
+        return (f"{name} gets {plural(event.score, 'point')} for the tiles left on the "
                 f"opponent's rack ({shown_tiles})")
     if kind is EventKind.TIME_PENALTY:
         return _penalty(name, event.score, "for overtime")
@@ -127,9 +128,9 @@ def _penalty(name: str, score: int, reason: str) -> str:
     mistyped, which the replay warns of) adds to the score as recorded, so the sentence
     says so, not that the player "loses -5 points"."""
     if score > 0:
-        return (f"{name} gets {_plural(score, 'point')} {reason}: recorded as {score:+d}, "
+        return (f"{name} gets {plural(score, 'point')} {reason}: recorded as {score:+d}, "
                 "where a penalty takes points away")
-    return f"{name} loses {_plural(-score, 'point')} {reason}"
+    return f"{name} loses {plural(-score, 'point')} {reason}"
 
 
 # ---------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 
 import jinja2
 
+from pgm.crossword_view import plural
 from pgm.discover import shown_name
 from pgm.page_parts import canonical, game_json_text, with_site_keys
 from pgm.site_model import GameEntry
@@ -41,11 +42,7 @@ def board_contents(board: UpwordsBoard) -> str:
     if not stacks:
         return "no tiles"
     tiles = sum(stack.height for stack in stacks)
-    return f"{_plural(tiles, 'tile')} in {_plural(len(stacks), 'stack')}"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+    return f"{plural(tiles, 'tile')} in {plural(len(stacks), 'stack')}"
 
 
 def record_title(relative: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pgm.board import column_name, parse_coordinate
-from pgm.crossword_view import PlayerLine, SheetRow, describe_other_event, sheet_row
+from pgm.crossword_view import PlayerLine, SheetRow, describe_other_event, plural, sheet_row
 from pgm.diagnostics import Diagnostic
 from pgm.gcg import EventKind
 from pgm.scoring import square_name
@@ -91,10 +91,6 @@ def play_squares(turn: UpwordsTurn) -> tuple[frozenset[Square], frozenset[Square
 # Moves in words
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if abs(n) == 1 else 's'}"
-
-
 def word_display(turn: UpwordsTurn) -> str:
     """The written squares of a play with played-through letters in parentheses:
     ``S(H)O(RT)``; the record's own text for anything else."""
@@ -122,18 +118,18 @@ def describe(turn: UpwordsTurn, game: UpwordsGame) -> str:
     if kind is EventKind.PLAY:
         direction = "down" if event.position[:1].isalpha() else "across"
         text = (f"{name} played {word_display(turn)} at {event.position.upper()} "
-                f"{direction} for {_plural(event.score, 'point')}")
+                f"{direction} for {plural(event.score, 'point')}")
         if not turn.stacked:
             return text
         board = turn.position.board
         on_stacks = sum(1 for r, c in turn.stacked if (board.at(r, c) or Stack("", 1)).height > 1)
-        placed = _plural(len(turn.stacked), "tile")
+        placed = plural(len(turn.stacked), "tile")
         return text + (f" ({placed}, {on_stacks} on top of other tiles)" if on_stacks
                        else f" ({placed})")
     if kind is EventKind.END_RACK_POINTS and event.score >= 0:
         # Upwords has no rule that gives a player the tiles on the opponent's rack: the
         # points are said as recorded, not with the crossword games' reason for them.
-        return f"{name} gets {_plural(event.score, 'point')} for the tiles left ({event.tiles})"
+        return f"{name} gets {plural(event.score, 'point')} for the tiles left ({event.tiles})"
     return describe_other_event(event, name, len(event.tiles))
 
 
