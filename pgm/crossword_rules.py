@@ -51,11 +51,8 @@ def choose_rules(record: GcgRecord, sink: DiagnosticSink, *, distribution: str |
     lexicon_name = record.lexicon or lexicon or ""
     # a record's lexicon pgm does not know (FISF) leaves the tile set to the event's
     event_default = distribution or (distribution_for_lexicon(lexicon) if lexicon else None)
-    dist = _distribution(record, sink, line, lexicon_name, event_default)
-    if layout.size > 15 and not dist.name.endswith("_super"):
-        super_name = dist.name + "_super"
-        if super_name in distribution_names():
-            dist = get_distribution(super_name)
+    dist = _for_board(_distribution(record, sink, line, lexicon_name, event_default, layout),
+                      layout)
     declared = _declared_tiles(record, sink, dist)
     game_type = record.pragmas.get("game-type", "")
     if game_type and game_type.lower() not in KNOWN_GAME_TYPES:
@@ -64,6 +61,16 @@ def choose_rules(record: GcgRecord, sink: DiagnosticSink, *, distribution: str |
                      f"classic crossword game{_meant_game_type(game_type)}")
     return Rules(dist, layout, lexicon_name, TileCodec(dist, declared),
                  record.pragmas.get("orientation", "numbered-rows"))
+
+
+def _for_board(dist: Distribution, layout: Layout) -> Distribution:
+    """The set's super variant on a board larger than 15x15 (twice the tiles), if it
+    has one."""
+    if layout.size > 15 and not dist.name.endswith("_super"):
+        super_name = dist.name + "_super"
+        if super_name in distribution_names():
+            return get_distribution(super_name)
+    return dist
 
 
 def _meant_game_type(game_type: str) -> str:
@@ -115,7 +122,7 @@ def _layout(record: GcgRecord, sink: DiagnosticSink, line: int, default: str | N
 
 
 def _distribution(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: str,
-                  default: str | None) -> Distribution:
+                  default: str | None, layout: Layout) -> Distribution:
     keyword, named = _named_distribution(record)
     if named:
         try:
@@ -133,7 +140,7 @@ def _distribution(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: s
         except KeyError:
             sink.warning(line, f"distribution {default!r} from the event configuration is "
                                "unknown")
-    return _infer(record, sink, line, lexicon)
+    return _infer(record, sink, line, lexicon, layout)
 
 
 def _named_distribution(record: GcgRecord) -> tuple[str, str | None]:
@@ -145,8 +152,11 @@ def _named_distribution(record: GcgRecord) -> tuple[str, str | None]:
     return "tile-set", record.pragmas["tile-set"].split()[0]
 
 
-def _infer(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: str) -> Distribution:
-    english = get_distribution(DEFAULT_DISTRIBUTION)
+def _infer(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: str,
+           layout: Layout) -> Distribution:
+    """The first set, in its size for the board, that has every letter played and as
+    many of each as the plays put down."""
+    english = _for_board(get_distribution(DEFAULT_DISTRIBUTION), layout)
     has_letters = _alphabet_fits(record, english)
     # too many of a tile for English (``13 E``); None when English lacks a letter played
     too_many = _too_many(record, english) if has_letters else None
@@ -158,7 +168,7 @@ def _infer(record: GcgRecord, sink: DiagnosticSink, line: int, lexicon: str) -> 
         else ""
     where = _line_of(record, "lexicon", line)
     for name in _INFERENCE_ORDER[1:]:
-        dist = get_distribution(name)
+        dist = _for_board(get_distribution(name), layout)
         if _alphabet_fits(record, dist) and _too_many(record, dist) is None:
             fits = f"{why}; the letters fit" if why else "the letters played fit"
             sink.warning(where, f"{named}; {fits} the {name} set, which is used (set "

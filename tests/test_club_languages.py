@@ -5,6 +5,7 @@ addresses (``Łódź`` → ``lodz``)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from click.testing import CliRunner
@@ -130,3 +131,16 @@ def test_the_events_lexicon_names_the_set_when_the_records_is_unknown(tmp_path) 
     event = make_event(tmp_path / "ev", {"event.yaml": "lexicon: FRA20\n",
                                          "partie.gcg": without_tile_set(FRENCH, "FISF")})
     assert check_output(event) == []
+
+
+def test_a_super_board_game_is_counted_against_the_super_set(tmp_path) -> None:
+    """Fifteen E's are more than the 15x15 English set holds, not the 21x21 one's 24."""
+    game = tmp_path / "super.gcg"
+    game.write_text("#board-layout SuperCrosswordGame\n#player1 a Ann\n#player2 b Bob\n"
+                    ">a: GEESEAB 11K GEESE +14 14\n>b: EERIEAB 12K EERIE +18 18\n"
+                    ">a: TEPEEAB 13K TEPEE +37 51\n>b: EERIEAB 14K EERIE +10 28\n"
+                    ">a: GEESEAB 15K GEESE +10 61\n")
+    result = CliRunner().invoke(main, ["check", "--json", str(game)])
+    [report] = json.loads(result.stdout)
+    assert report["distribution"] == "english_super"
+    assert not [d for d in report["diagnostics"] if "tile set" in d["message"]]
