@@ -156,27 +156,50 @@ def _undeclared(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
     return utf8, "utf-8"
 
 
-_CENTRAL_EUROPEAN = re.compile(
-    rb"[A-Za-z\x80-\xff]*(?:[A-Za-z][\xa1\xbf%(letters)s]|(?<![\xc2-\xf4])[%(letters)s][A-Za-z])"
-    rb"[A-Za-z\x80-\xff]*"
-    % {b"letters": b"\xa3\xa5\xa6\xac\xaf\xb1\xb3\xb6\xb9\xbc\x8c\x8f\x9c\x9f"})
-"""A word with a byte that is a Polish letter in Windows-1250 or ISO-8859-2 (Ł ł Ą ą Ś ś
-Ź ź Ż ż) and a symbol in ISO-8859-1 (£ ³ ¥ ¹ ¦ ¶ ¬ ¼ ¯ ¿), beside a letter: symbols that
-no name or word holds, so the file was written in a Central European code page. Spanish
-¿ and ¡ (ż and Ą) open a word, so only after a letter do they count; and a byte after
-a UTF-8 lead byte is part of a UTF-8 letter (``ï`` is C3 AF) in a line written so."""
+_WORD = re.compile(rb"[A-Za-z\xa1-\xff]+")
+_POLISH_BYTES = frozenset(b"\xa3\xa5\xa6\xac\xaf\xb1\xb3\xb6\xb9\xbc")
+"""Bytes that are Polish letters in Windows-1250 or ISO-8859-2 (Ł Ą ą ł Ś ś Ź ź Ż) and
+symbols in ISO-8859-1 (£ ¥ ¦ ¬ ¯ ± ³ ¶ ¹ ¼), which no name or word holds before a
+letter. Windows-1252's Œ and œ share bytes with Ś and ś, so they tell nothing."""
+_INNER_BYTES = frozenset(b"\xa1\xbf")
+"""Ą and ż, which are Spanish ¡ and ¿: those open a word, so only inside one they count."""
+_LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") | \
+    frozenset(range(0xC0, 0x100)) - {0xD7, 0xF7}
+
+
+def _central_european_word(data: bytes) -> tuple[int, bytes] | None:
+    """Where a word that reads as Polish in a Central European code page is, and the
+    word: a Polish byte followed by a letter (``£ukasz``, ``W¹sik``, ``mo¿e``). Lines
+    that are valid UTF-8 (a note added on another machine) are passed over."""
+    offset = 0
+    for line in data.split(b"\n"):
+        if _utf8_text(line) is None:
+            for word in _WORD.finditer(line):
+                if _reads_as_polish(word.group()):
+                    return offset + word.start(), word.group()
+        offset += len(line) + 1
+    return None
+
+
+def _reads_as_polish(word: bytes) -> bool:
+    return any(byte in _POLISH_BYTES or (index and byte in _INNER_BYTES)
+               for index, (byte, after) in enumerate(zip(word, word[1:], strict=False))
+               if after in _LETTERS)
 
 
 def _warn_of_central_european(data: bytes, sink: DiagnosticSink) -> bool:
     """A record saved by a Polish Windows program reads ``Łukasz`` as ``£ukasz``:
     pgm reads only UTF-8 and ISO-8859-1, so the director is told how to save it.
-    Whether it was (the warning about Windows-1252's bytes would then mislead)."""
-    found = _CENTRAL_EUROPEAN.search(data)
+    Whether it was (the warning about Windows-1252's bytes would then mislead). The
+    word is shown as Windows-1250 reads it when the file has its bytes 0x80-0x9F, else
+    as ISO-8859-2 (they differ in Ą ą Ś ś Ź ź)."""
+    found = _central_european_word(data)
     if found is None:
         return False
-    word = found.group()
-    sink.warning(_line_at(data.decode("latin-1"), found.start()),
-                 f"{_latin1(word)!r} looks like {word.decode('cp1250', 'replace')!r} written "
+    start, word = found
+    codec = "cp1250" if _WINDOWS_ONLY.search(data) else "iso-8859-2"
+    sink.warning(_line_at(data.decode("latin-1"), start),
+                 f"{_latin1(word)!r} looks like {word.decode(codec, 'replace')!r} written "
                  "in Windows-1250 or ISO-8859-2 (Central European), which pgm does not read: "
                  "the file is read as ISO-8859-1; save it as UTF-8 with "
                  "'#character-encoding UTF-8' as its first line")

@@ -249,3 +249,26 @@ def test_spanish_and_french_latin1_are_not_taken_for_polish() -> None:
     record = parse_gcg(text.encode("latin-1"), "es.gcg")
     assert not [d for d in record.diagnostics if "Central European" in d.message]
     assert record.players[0].name == "Inés Peña"
+
+
+def test_a_polish_name_is_shown_as_its_code_page_writes_it() -> None:
+    """ą is 0xB9 in Windows-1250 and 0xB1 in ISO-8859-2: the warning names the word as
+    the file's code page reads it, Windows-1250 only when the file has its 0x80-0x9F."""
+    record = parse_gcg("#player1 Wąsik Wąsik Wąsik\n#player2 Bob Bob C\n"
+                       ">Wąsik: AEINRST 8D RETAINS +66 66\n".encode("iso-8859-2"), "pl.gcg")
+    assert "'W±sik' looks like 'Wąsik' written in Windows-1250" in record.diagnostics[0].message
+
+
+@pytest.mark.parametrize("text", [
+    "#player1 Cœur Cœur Lion\n",  # Windows-1252's œ: Polish ś in Windows-1250
+    "#note the room is 40 m³\n",  # a symbol after a letter, before none
+])
+def test_french_windows_text_and_symbols_are_not_taken_for_polish(text: str) -> None:
+    record = parse_gcg((text + "#player2 Bob Bob C\n").encode("cp1252"), "fr.gcg")
+    assert not [d for d in record.diagnostics if "Central European" in d.message]
+
+
+def test_a_utf8_line_in_a_latin1_file_is_not_taken_for_polish() -> None:
+    data = "#player1 Zoé Zoé B\n".encode("latin-1") + "#note wait…what\n".encode()
+    record = parse_gcg(data + b"#player2 Bob Bob C\n", "mixed.gcg")
+    assert not [d for d in record.diagnostics if "Central European" in d.message]
