@@ -215,7 +215,9 @@ def _same_place(game: GameEntry, found: tuple[GameEntry, int], where: str,
             "event folder as a site of its own")
 
 
-_NUMBERED = re.compile(r"\D*?(\d+)")
+_NUMBERED = re.compile(r"[^\W\d_]+[\s_-]*(\d{1,3})")
+"""A word and a number of at most three digits, as rounds are named (``etap-2``); a year
+(``2023``, ``Tour 2024``) is no round, as :mod:`pgm.discover` reads names too."""
 
 
 def _numbered_hint(folders: list[str]) -> str:

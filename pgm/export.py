@@ -230,8 +230,8 @@ def check_target(output: Path, records: Iterable[Path]) -> None:
                 "records, so the next check or build would read it as a broken one; "
                 "name the file .csv or .json")
     if found is not None and stat.S_ISREG(found.st_mode) and not is_export(output):
-        saved = "; a CSV for Excel, like a spreadsheet's own, is left to you" \
-            if _starts_with_bom(output) else ""
+        saved = "; a CSV for Excel looks like a spreadsheet's own, which pgm leaves to " \
+            "you" if _starts_with_bom(output) else ""
         raise ExportTargetError(
             f"will not write the export over {output}: the file exists and is not an "
             f"export pgm wrote (pgm export replaces only its own CSV or JSON files{saved}); "

@@ -144,3 +144,14 @@ def test_a_super_board_game_is_counted_against_the_super_set(tmp_path) -> None:
     [report] = json.loads(result.stdout)
     assert report["distribution"] == "english_super"
     assert not [d for d in report["diagnostics"] if "tile set" in d["message"]]
+
+
+def test_year_folders_get_no_round_advice(tmp_path) -> None:
+    """Two years' folders (``2023``, ``2024``) are two events, not rounds 2023 and 2024:
+    the warning gives the division advice alone."""
+    event = make_event(tmp_path / "ev", {"Open/2023/table-1.gcg": ENGLISH,
+                                         "Open/2024/table-1.gcg": FRENCH})
+    result = run_build(str(event), "-o", str(tmp_path / "site"))
+    warnings = [line for line in result.output.splitlines() if ": warning: " in line]
+    assert len(warnings) == 2 and not [w for w in warnings if "is a round" in w]
+    assert "set division: in each folder's event.yaml" in warnings[0]

@@ -172,7 +172,8 @@ def test_an_export_for_french_excel_keeps_accents_and_columns(tmp_path) -> None:
     data = out.read_bytes()
     again = run(*args)
     assert again.exit_code == 1
-    assert "a CSV for Excel, like a spreadsheet's own, is left to you" in again.output
+    assert "a CSV for Excel looks like a spreadsheet's own, which pgm leaves to you); " \
+        "remove it or name another file" in again.output
     assert out.read_bytes() == data
     assert data.startswith(b"\xef\xbb\xbfgame;turn;player;") and b"\r\n" in data
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""), delimiter=";"))
