@@ -116,14 +116,16 @@ class PragmaReader:
 
     def pragma(self, number: int, line: str) -> None:
         keyword, value = _PRAGMA.match(line).groups()  # type: ignore[union-attr]
+        name, colon, rest = keyword.partition(":")
+        if colon and _is_known(name.lower()):
+            # ``#game-type: upwords`` or ``#game-type:upwords``, as YAML or a header
+            # would write it: the name is unmistakable, and dropping the pragma would
+            # replay the game by other rules
+            keyword, value = name, f"{rest} {value}"
+            self.sink.warning(number, f"{line.strip()}: read as #{name} {value.strip()} "
+                                      "(a pragma's name takes no ':')")
         keyword, value = keyword.lower(), value.strip()
         self.open_note = False
-        if keyword.endswith(":") and _is_known(keyword[:-1]):
-            # ``#game-type: upwords``, as YAML or a header would write it: the name is
-            # unmistakable, and dropping the pragma would replay the game by other rules
-            self.sink.warning(number, f"#{keyword} {value}: read as #{keyword[:-1]} {value}"
-                                      " (a pragma's name takes no ':')")
-            keyword = keyword[:-1]
         handler = _PRAGMA_HANDLERS.get(keyword)
         if handler is not None:
             handler(self, number, value)

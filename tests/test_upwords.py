@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 from conftest import CORPUS, SAMPLE_GAMES, gcg_bytes
 from hypothesis import given, settings
@@ -367,16 +368,17 @@ def test_a_misspelt_game_type_points_back_to_upwords(tmp_path) -> None:
                         "as a classic crossword game: did you mean upwords?")
 
 
-def test_a_game_type_written_with_a_colon_is_read(tmp_path) -> None:
-    found = checked(tmp_path, """
-        #game-type: upwords
+@pytest.mark.parametrize("written", ["#game-type: upwords", "#game-type:upwords"])
+def test_a_game_type_written_with_a_colon_is_read(tmp_path, written: str) -> None:
+    found = checked(tmp_path, f"""
+        {written}
         #player1 ann Ann
         #player2 bob Bob
         >ann: AEORSTW 5D WATER +10 10
         >bob: DEILMOV 5D M.... +5 5
         """)
-    assert found == ["warning: #game-type: upwords: read as #game-type upwords (a pragma's "
-                     "name takes no ':')"]
+    assert found == [f"warning: {written}: read as #game-type upwords (a pragma's name "
+                     "takes no ':')"]
 
 
 def test_a_stack_in_a_record_without_game_type_says_what_upwords_needs(tmp_path) -> None:
