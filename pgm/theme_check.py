@@ -46,7 +46,10 @@ def unused_templates(theme: Path, shown: str, real_root: Path) -> list[str]:
              if not name.startswith("static/") and not editor_file(name.rpartition("/")[2])]
     pgms = _pgm_templates()
     meant = {name: _meant(name, pgms) for name, _ in files if name not in pgms}
-    likely = {name: pgm for name, pgm in meant.items() if pgm is not None}
+    # a file whose template the theme replaces already is a copy kept aside (old/base.html)
+    replaced = {name for name, _ in files}
+    likely = {name: pgm for name, pgm in meant.items()
+              if pgm is not None and pgm not in replaced}
     if likely:  # the theme's own partials are named by its templates
         for name in _names_used(files, likely):
             del likely[name]

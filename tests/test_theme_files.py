@@ -145,3 +145,17 @@ def test_a_stylesheet_given_by_its_web_address_says_how_to_load_one(tmp_path, ad
             "or link it in the head block of a theme's base.html (theme_dir)\n"
             ) in result.output, result.output
     assert "does not exist" not in result.output
+
+
+def test_a_copy_kept_beside_a_template_the_theme_replaces_is_not_warned_of(tmp_path) -> None:
+    """``old/game.html`` or ``bsae.html`` beside the theme's own ``game.html`` and
+    ``base.html``: the theme replaces those already, so no rename is advised."""
+    event = _theme_event(tmp_path, {
+        "base.html": '{% extends "!default/base.html" %}\n',
+        "bsae.html": '{% extends "!default/base.html" %}\n',
+        "game.html": '{% extends "!default/game.html" %}\n',
+        "old/game.html": '{% extends "!default/game.html" %}\n',
+    })
+    result = run_build(str(event), "-o", str(tmp_path / "o"), "--strict")
+    assert result.exit_code == 0, result.output
+    assert _warnings(result) == []
