@@ -152,6 +152,14 @@ def editor_file(name: str) -> bool:
         name.lower().endswith(_EDITOR_SUFFIXES)
 
 
+def without_editor_files(files: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Files listed as (path below a folder, full path), but those an editor leaves beside
+    the files it shows (:func:`editor_file`): a theme's ``logo.svg~`` is neither read,
+    published nor a change to rebuild for."""
+    return [(relative, path) for relative, path in files
+            if not editor_file(relative.rpartition("/")[2])]
+
+
 _EDITOR_NAMES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 _EDITOR_SUFFIXES = (".swp", ".swo", ".swx", ".bak", ".orig")
 

@@ -24,7 +24,7 @@ from jinja2.compiler import CodeGenerator, Frame
 from markupsafe import Markup, escape
 
 from pgm import __version__
-from pgm.discover import editor_file
+from pgm.discover import without_editor_files
 from pgm.event_yaml import not_utf8_at
 from pgm.file_io import read_regular
 from pgm.fragments import fragment_global
@@ -179,8 +179,7 @@ def make_environment(theme: Sequence[tuple[str, str]] | None = None) -> jinja2.E
     """The environment for a theme's files; kept, so that watch mode and workers compile
     each template once. Only the listed files are read: the same the site's fingerprint
     takes, so a link out of the event folder or a named pipe is never a template."""
-    files = tuple((name, path) for name, path in theme or ()
-                  if not editor_file(name.rpartition("/")[2]))
+    files = tuple(without_editor_files(list(theme or ())))
     return _environment(files, _mtimes(builtin_dir("templates")) + _file_times(files))
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from pgm import __version__
 from pgm.build_errors import BuildError
 from pgm.config import ConfigSet
-from pgm.discover import editor_file, special_kind, tree_files
+from pgm.discover import special_kind, tree_files, without_editor_files
 from pgm.file_io import read_regular
 from pgm.resources import builtin_dir
 from pgm.state import fingerprint, tree_fingerprint
@@ -20,17 +20,8 @@ def site_fingerprint(configs: ConfigSet, theme_files: list[tuple[str, str]]) -> 
     css = [_inside_event(configs.root, name, "css") for name in configs.event.css]
     return fingerprint(__version__, repr(configs.event),
                        tree_fingerprint(_builtin_files("templates"), _builtin_files("static"),
-                                        theme_own_files(theme_files)),
+                                        without_editor_files(theme_files)),
                        *(p.read_bytes() if p.is_file() else b"" for p in css))
-
-
-def theme_own_files(theme_files: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """A theme's files (path below the theme, full path) but those an editor leaves
-    beside the files it shows (``pgm.discover.editor_file``: ``logo.svg~``,
-    ``.base.html.swp``, ``.DS_Store``): they are not published, and saving one does
-    not make the site's pages over."""
-    return [(relative, path) for relative, path in theme_files
-            if not editor_file(relative.rpartition("/")[2])]
 
 
 def _builtin_files(name: str) -> list[tuple[str, str]]:
@@ -67,15 +58,15 @@ def copy_static(configs: ConfigSet, stage: Path, theme_files: list[tuple[str, st
     """Built-in static files first, then those of the theme's ``static/`` folder
     (same-named files win), then the event's stylesheets, each in a place of its own
     below ``static/event/``. The files copied are the ones the site's fingerprint took:
-    of a theme, no editor's backup (:func:`theme_own_files`), and no named pipe, device,
-    socket, broken link or link leading out of the event (``pgm.discover.tree_files``,
-    which warns of them). Returns their paths below the site (``static/pgm.css``): the
-    build's state lists them as pgm's, so that a file a user put in ``static/`` is kept
-    as any other of theirs."""
+    of a theme, no editor's backup (``pgm.discover.without_editor_files``), and no
+    named pipe, device, socket, broken link or link leading out of the event
+    (``pgm.discover.tree_files``, which warns of them). Returns their paths below the
+    site (``static/pgm.css``): the build's state lists them as pgm's, so that a file a
+    user put in ``static/`` is kept as any other of theirs."""
     target = stage / "static"
     copied = _copy_files(_builtin_files("static"), target)
     copied |= _copy_files([(relative.removeprefix("static/"), path)
-                           for relative, path in theme_own_files(theme_files)
+                           for relative, path in without_editor_files(theme_files)
                            if relative.startswith("static/")],
                           target)
     for css in configs.event.css:

@@ -19,7 +19,7 @@ import posixpath
 from collections.abc import Iterable
 from pathlib import Path
 
-from pgm.discover import editor_file, tree_files
+from pgm.discover import tree_files, without_editor_files
 from pgm.file_io import read_regular
 from pgm.resources import builtin_dir
 
@@ -42,8 +42,8 @@ def unused_templates(theme: Path, shown: str, real_root: Path) -> list[str]:
     resolved folder is ``real_root``) that looks meant to replace a template of pgm's but
     will not: one warning each, naming it as ``shown/PATH``. Files of ``static/`` are the
     theme's static files, not templates."""
-    files = [(name, path) for name, path in tree_files(theme, real_root)[0]
-             if not name.startswith("static/") and not editor_file(name.rpartition("/")[2])]
+    files = [(name, path) for name, path in without_editor_files(tree_files(theme, real_root)[0])
+             if not name.startswith("static/")]
     pgms = _pgm_templates()
     meant = {name: _meant(name, pgms) for name, _ in files if name not in pgms}
     # a file whose template the theme replaces already is a copy kept aside (old/base.html)
