@@ -87,6 +87,15 @@ def _warnings(result) -> list[str]:
     return [line for line in result.output.splitlines() if ": warning: " in line]
 
 
+def _builds_without_warnings(event: Path, tmp_path: Path) -> Path:
+    """Build ``event`` with ``--strict``: no warning, so a clean exit; the site."""
+    out = tmp_path / "o"
+    result = run_build(str(event), "-o", str(out), "--strict")
+    assert result.exit_code == 0, result.output
+    assert _warnings(result) == []
+    return out
+
+
 def test_templates_a_theme_has_where_pgm_does_not_look_are_warned_of(tmp_path) -> None:
     """A theme laid out as pgm's repository (``templates/``), or with a name a letter away
     from pgm's, has files no page uses: each is named, with the file that was meant."""
@@ -127,10 +136,8 @@ def test_a_themes_own_partials_and_macros_are_not_warned_of(tmp_path) -> None:
         "static/base.css": "body {}\n",
         "README.txt": "Our club's theme.\n",
     })
-    result = run_build(str(event), "-o", str(tmp_path / "o"), "--strict")
-    assert result.exit_code == 0, result.output
-    assert _warnings(result) == []
-    assert "</p><p>Boards</p>Club<p>Games</p></footer>" in (tmp_path / "o/index.html").read_text()
+    out = _builds_without_warnings(event, tmp_path)
+    assert "</p><p>Boards</p>Club<p>Games</p></footer>" in (out / "index.html").read_text()
 
 
 @pytest.mark.parametrize("address", ["https://fonts.example/css2?family=Inter",
@@ -156,6 +163,4 @@ def test_a_copy_kept_beside_a_template_the_theme_replaces_is_not_warned_of(tmp_p
         "game.html": '{% extends "!default/game.html" %}\n',
         "old/game.html": '{% extends "!default/game.html" %}\n',
     })
-    result = run_build(str(event), "-o", str(tmp_path / "o"), "--strict")
-    assert result.exit_code == 0, result.output
-    assert _warnings(result) == []
+    _builds_without_warnings(event, tmp_path)
