@@ -164,10 +164,14 @@ class ConfigSet:
         return any(d.severity.value == "error" for d in self.diagnostics)
 
 
+def event_values(path: Path) -> dict[str, Any]:
+    """The top-level keys the ``event.yaml`` at ``path`` sets, and their values as
+    written (its problems are for the build or the check to report)."""
+    return {entry.key: entry.value for entry in read_entries(path, DiagnosticSink(str(path)))}
+
+
 def event_keys(path: Path) -> set[str]:
-    """The top-level keys the ``event.yaml`` at ``path`` sets (its problems are for the
-    build or the check to report)."""
-    return {entry.key for entry in read_entries(path, DiagnosticSink(str(path)))}
+    return set(event_values(path))
 
 
 def event_claim(path: Path) -> int:

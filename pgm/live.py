@@ -29,9 +29,8 @@ import watchfiles
 
 from pgm.build import BuildOptions, BuildResult, build
 from pgm.build_errors import BuildError, OutputFolderError
-from pgm.diagnostics import DiagnosticSink
+from pgm.config import event_values
 from pgm.discover import CONFIG_NAME, RECORD_EXTENSIONS, editor_file
-from pgm.event_yaml import read_entries
 from pgm.state import SAVE_SETTLE_NS
 
 Report = Callable[[BuildResult | BuildError], None]
@@ -88,8 +87,7 @@ def _theme_folder(event: Path) -> Path | None:
     if known is None or known[0] != stamp:
         folder = None
         if stamp is not None:
-            entries = read_entries(config, DiagnosticSink(str(config)))
-            name = next((e.value for e in entries if e.key == "theme_dir"), None)
+            name = event_values(config).get("theme_dir")
             if isinstance(name, str) and name.strip():
                 folder = Path(os.path.normpath(event / name))
         known = _THEME_FOLDERS[config] = (stamp, folder)
