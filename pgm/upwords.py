@@ -51,8 +51,14 @@ Square = tuple[int, int]
 
 _QU = re.compile(r"([Qq])[Uu]")
 """The ``Qu`` tile typed as it reads, two characters for one square."""
+
 _QU_UPPER = re.compile(r"[Qq]U")
 """The same with an upper-case U, which reads as a Qu tile and a U tile."""
+
+
+def _one_char_a_tile(typed: str) -> str:
+    """Tiles as written, with the ``Qu`` tile typed as it reads (``QuIT``) as ``Q``."""
+    return _QU.sub(r"\1", typed)
 
 
 def is_upwords(record: GcgRecord) -> bool:
@@ -226,7 +232,7 @@ class _Replay:
             self.sink.warning(event.line, f"{event.position} {event.word}: the Qu tile is "
                                           f"written Q; {typed.group()!r} is read as one Qu "
                                           "tile")
-        return _QU.sub(r"\1", event.word)
+        return _one_char_a_tile(event.word)
 
     def _place(self, event: Event, tiles: str, board: UpwordsBoard,
                placement: Placement) -> _Play:
@@ -313,7 +319,7 @@ class _Replay:
         rules differ, so more is a warning."""
         count = event.exchange_count
         if count is None:
-            count = len(_QU.sub(r"\1", event.tiles))
+            count = len(_one_char_a_tile(event.tiles))
         if count > 1:
             shown = f" ({event.tiles})" if event.tiles else ""
             self.sink.warning(event.line, f"{event.nick} exchanges {count} tiles{shown}; the "
