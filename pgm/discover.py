@@ -152,7 +152,7 @@ def editor_file(name: str) -> bool:
         name.lower().endswith(_EDITOR_SUFFIXES)
 
 
-def without_editor_files(files: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def without_editor_files(files: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     """Files listed as (path below a folder, full path), but those an editor leaves beside
     the files it shows (:func:`editor_file`): a theme's ``logo.svg~`` is neither read,
     published nor a change to rebuild for."""

@@ -179,7 +179,7 @@ def make_environment(theme: Sequence[tuple[str, str]] | None = None) -> jinja2.E
     """The environment for a theme's files; kept, so that watch mode and workers compile
     each template once. Only the listed files are read: the same the site's fingerprint
     takes, so a link out of the event folder or a named pipe is never a template."""
-    files = tuple(without_editor_files(list(theme or ())))
+    files = tuple(without_editor_files(theme or ()))
     return _environment(files, _mtimes(builtin_dir("templates")) + _file_times(files))
 
 
