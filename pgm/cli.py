@@ -334,12 +334,13 @@ def serve(event_dir: Path, port: int) -> None:
               help="CSV with a header row, a JSON array of objects, or CSV for Excel (with "
               "a byte order mark, so that Excel reads accented names right, and CRLF line "
               "ends)  [default: json for an -o file named .json, else csv]")
-@click.option("--separator", type=click.Choice([",", ";", "tab"]), default=",",
-              show_default=True, help="Between the cells of CSV: ';' where the comma is "
-              "the decimal mark and Excel expects it (France, Poland, Germany).")
+@click.option("--separator", type=click.Choice([",", ";", "tab"]),
+              help="Between the cells of CSV: ';' where the comma is the decimal mark and "
+              "Excel expects it (France, Poland, Germany)  [default: tab for an -o file "
+              "named .tsv or .tab, else ',']")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
               help="Write the table to this file (default: standard output).")
-def export(inputs: tuple[Path, ...], fmt: str | None, separator: str,
+def export(inputs: tuple[Path, ...], fmt: str | None, separator: str | None,
            output: Path | None) -> None:
     """Export the move table of records, one row per event, with the columns
     game, turn, player, rack, position, word, score, cumulative, kind, notation.
@@ -356,13 +357,15 @@ def export(inputs: tuple[Path, ...], fmt: str | None, separator: str,
         export_rows,
         format_for,
         save,
+        separator_for,
         write_rows,
     )
     from pgm.record_inputs import gather, no_records
 
     fmt = fmt or format_for(output)
-    if fmt == "json" and separator != ",":
+    if fmt == "json" and separator is not None:
         raise click.UsageError("--separator is for CSV; JSON has no separator to choose")
+    separator = separator or separator_for(output)
     found = gather(inputs)
     read = [record.path for record in found.records]
     if output is not None:

@@ -166,6 +166,13 @@ def format_for(output: Path | None) -> str:
     return "json" if output is not None and output.suffix.lower() == ".json" else "csv"
 
 
+def separator_for(output: Path | None) -> str:
+    """The separator's name when none is asked for: a tab for a file named for
+    tab-separated values (``moves.tsv``), which a spreadsheet opens by its name, else
+    a comma."""
+    return "tab" if output is not None and output.suffix.lower() in (".tsv", ".tab") else ","
+
+
 def write_rows(rows: list[MoveRow], fmt: str, separator: str = ",") -> str:
     """The table as text: CSV (a header row, LF line ends), CSV for Excel (see
     :func:`_csv_text`) or a JSON array of objects."""

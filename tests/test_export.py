@@ -187,3 +187,17 @@ def test_a_separator_for_a_json_export_is_refused() -> None:
                  "--separator", ";")
     assert result.exit_code == 2
     assert "--separator is for CSV; JSON has no separator to choose" in result.output
+
+
+def test_an_export_to_a_tsv_file_is_separated_by_tabs(tmp_path) -> None:
+    """A file named ``.tsv`` holds tab-separated values: a spreadsheet opening
+    ``moves.tsv`` splits it at tabs, so commas would leave every row in one cell."""
+    record = str(CORPUS / "gcg/macondo__doug_v_emely.gcg")
+    out = tmp_path / "moves.tsv"
+    assert run("export", "-o", str(out), record).exit_code == 0
+    rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"), newline=""),
+                           delimiter="\t"))
+    assert rows[0] == list(COLUMNS) and all(len(row) == len(COLUMNS) for row in rows)
+    asked = tmp_path / "commas.tab"
+    assert run("export", "--separator", ",", "-o", str(asked), record).exit_code == 0
+    assert asked.read_text(encoding="utf-8").startswith(",".join(COLUMNS) + "\n")
