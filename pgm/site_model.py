@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from pgm.diagnostics import Diagnostic, Severity
+from pgm.discover import slugify
 from pgm.markdown import strip_bidi_controls
 from pgm.text_fold import name_order, without_accents
 from pgm.ubf_report import KIND as UBF_KIND
@@ -94,6 +95,16 @@ class GameEntry:
     with the same players and moves are copies of one game."""
 
     @property
+    def division_anchor(self) -> str:
+        """Where the event index lists the game's division (see :func:`index_anchor`)."""
+        return index_anchor(self.division)
+
+    @property
+    def round_anchor(self) -> str:
+        """Where the event index lists the game's round."""
+        return index_anchor(self.division, self.round)
+
+    @property
     def updated_utc(self) -> str:
         """``updated`` as a live page shows it (see :func:`utc_text`)."""
         return utc_text(self.updated)
@@ -144,16 +155,36 @@ def utc_text(iso: str) -> str:
     return f"{iso[:10]} {iso[11:19]}" if iso else ""
 
 
+def index_anchor(division: str | None, round_name: str | None = None) -> str:
+    """The id of a division's section or a round's heading on the event index, to which
+    a game page's trail links: made from the names alone, as a game page is rendered
+    without the other games, and so the same from build to build. Prefixed, so that
+    no name can take an id the page uses already (``main``)."""
+    parts = ["division", slugify(division)] if division else []
+    if round_name is not None:
+        parts += ["round", slugify(round_name)]
+    return "-".join(parts)
+
+
 @dataclass(frozen=True)
 class RoundGroup:
     name: str | None
     games: tuple[GameEntry, ...]
+    division: str | None = None
+
+    @property
+    def anchor(self) -> str:
+        return index_anchor(self.division, self.name)
 
 
 @dataclass(frozen=True)
 class DivisionGroup:
     name: str | None
     rounds: tuple[RoundGroup, ...]
+
+    @property
+    def anchor(self) -> str:
+        return index_anchor(self.name)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -180,7 +211,8 @@ def group_games(games: list[GameEntry]) -> tuple[DivisionGroup, ...]:
         rounds = divisions[division]
         result.append(DivisionGroup(division, tuple(
             RoundGroup(name, tuple(sorted(rounds[name], key=lambda g: (natural_key(g.table),
-                                                                        g.relative))))
+                                                                        g.relative))),
+                       division)
             for name in sorted(rounds, key=natural_key))))
     return tuple(result)
 

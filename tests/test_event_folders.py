@@ -261,3 +261,37 @@ def test_a_title_for_one_game_is_not_warned_of(tmp_path) -> None:
         "final/puzzles.cgp": POSITIONS,
         "final/event.yaml": "title: The final\n",
     })
+
+
+# ---------------------------------------------------------------------------------------
+# A game page's trail back to the index
+
+
+def test_a_game_page_links_back_to_its_division_and_round_on_the_index(tmp_path) -> None:
+    """A spectator who opened one game of round 2 of the Élite division goes back to
+    that round's list, not to the top of the index: each link of the trail is to an id
+    the index holds, and an id of a name (``main``) cannot take the page's own."""
+    _, result = built(tmp_path, {"Élite/round-2/table-1.gcg": DOUG_V_EMELY,
+                                 "Élite/round-10/table-1.gcg": OTHER,
+                                 "main/table-1.gcg": THIRD})
+    assert result.exit_code == 0, result.output
+    site = tmp_path / "site"
+    index = (site / "index.html").read_text(encoding="utf-8")
+    trails = {}
+    for game in ("elite/round-2/table-1", "elite/round-10/table-1", "main/table-1"):
+        page = (site / game / "index.html").read_text(encoding="utf-8")
+        trail = page.split('aria-label="Site">', 1)[1].split("</nav>", 1)[0]
+        up = "../" * (game.count("/") + 1)
+        trails[game] = re.findall(f'<a href="{re.escape(up)}index\\.html#([^"]+)">([^<]+)</a>',
+                                  trail)
+    assert trails == {
+        "elite/round-2/table-1": [("division-elite", "Élite"),
+                                   ("division-elite-round-2", "Round 2")],
+        "elite/round-10/table-1": [("division-elite", "Élite"),
+                                   ("division-elite-round-10", "Round 10")],
+        "main/table-1": [("division-main", "main")]}
+    ids = re.findall(r' id="([^"]+)"', index)
+    assert len(ids) == len(set(ids))
+    assert {"division-elite", "division-elite-round-2", "division-elite-round-10",
+            "division-main"} <= set(ids)
+    assert '<h3 id="division-elite-round-2">Round 2</h3>' in index
