@@ -40,6 +40,12 @@ def split_lines(text: str) -> list[str]:
 # Event lines
 
 _EVENT_HEAD = re.compile(r"^>(.*?):(?:\s+|$)(.*)$")
+_NOTE_HEADING = re.compile(r"#+(?:\s|$)")
+"""A markdown heading in a note (``# Plan``, ``## Why?``): no pragma's name is empty."""
+_NOTE_QUOTE = re.compile(r">(?:[\s>]|$)")
+"""A markdown quote in a note (``> text``, ``>> text``, ``>`` alone): no event's
+nickname starts with a space."""
+_SPACED_EVENT = re.compile(r">\s+(\S+?):(?:\s|$)")
 _PLAY = EventKind.PLAY
 """Held in a name: naming an enum member is slow on Python 3.11, and most lines are plays."""
 _KEYWORDS = {"(challenge)": EventKind.CHALLENGE_BONUS, "(time)": EventKind.TIME_PENALTY}
@@ -218,18 +224,19 @@ class _Reader(PragmaReader):
         for number, raw in enumerate(lines, start=1):
             line = raw.strip()
             if not line:
+                self.note_gap = self.open_note
                 continue
             if "\0" in line:  # text has none, in any encoding a record may be in
                 self._nul_line(number)
                 break
             self.lines_read += 1
-            if line[0] == "#":
+            if self.open_note and self._in_note(line):
+                self.continue_note(raw.rstrip())
+            elif line[0] == "#":
                 self.pragma(number, line)
             elif line[0] == ">":
                 self.open_note = False
                 self._event(number, line)
-            elif self.open_note:
-                self.continue_note(line)
             else:
                 self._unreadable(number, "expected a pragma ('#...') or an event "
                                          f"('>nick: ...'), found {_clip(line)!r}")
@@ -237,6 +244,23 @@ class _Reader(PragmaReader):
             self.later.close(_more_lines)
         if self.unsigned is not None:
             self.unsigned.close(_more_unsigned)
+
+    def _in_note(self, line: str) -> bool:
+        """Whether ``line``, after a note, is more of it: any line but a pragma or an
+        event. A markdown heading (``## Why?``) is no pragma, as no pragma's name is
+        empty or starts with ``#``; a quote (``> text``) is no event, as an event's
+        nickname follows the ``>`` at once, unless it names a player (``> Ann: ...``,
+        an event typed with a space, which the replay must not lose)."""
+        first = line[0]
+        if first == "#":
+            return _NOTE_HEADING.match(line) is not None
+        if first != ">":
+            return True
+        if not _NOTE_QUOTE.match(line):
+            return False
+        spaced = _SPACED_EVENT.match(line)
+        return spaced is None or all(spaced.group(1) != player.nick
+                                     for player in self.players.values())
 
     def _nul_line(self, number: int) -> None:
         """A line with NUL bytes ends the reading: the first line, a file that is no

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple, TypeVar
@@ -113,6 +114,9 @@ class PragmaReader:
     incomplete: str | None = None
     open_note: bool = False
     """Whether a bare line continues the last note (true right after a note)."""
+    note_gap: bool = False
+    """A blank line came after the last line of the open note: the next line of it
+    starts a new paragraph."""
 
     def pragma(self, number: int, line: str) -> None:
         keyword, value = _PRAGMA.match(line).groups()  # type: ignore[union-attr]
@@ -141,13 +145,15 @@ class PragmaReader:
                                       f"{_meant_pragma(keyword)}")
 
     def continue_note(self, line: str) -> None:
-        if self.events and self.events[-1].notes:
-            notes = self.events[-1].notes
+        """Add ``line`` to the open note, with its indent (a nested list, code) and
+        after a blank line if one came between (a new paragraph)."""
+        notes = self.events[-1].notes if self.events and self.events[-1].notes \
+            else self.game_notes
+        if notes:
             note = notes[-1]
-            notes[-1] = Note(note.line, note.text + "\n" + line, note.kind)
-        elif self.game_notes:
-            note = self.game_notes[-1]
-            self.game_notes[-1] = Note(note.line, note.text + "\n" + line, note.kind)
+            joint = "\n\n" if self.note_gap else "\n"
+            notes[-1] = Note(note.line, note.text + joint + line, note.kind)
+        self.note_gap = False
 
     def _before_events(self, number: int, keyword: str) -> bool:
         if self.events:
@@ -258,8 +264,16 @@ def _likeness(keyword: str, known: str) -> float:
 def finished_notes(notes: list[Note]) -> tuple[Note, ...]:
     """Notes as read, their continuation lines joined, and each ``#comment`` as it says
     (:func:`comment_text`): the spec's own example spreads its fields over two lines."""
-    return tuple(Note(n.line, comment_text(n.text), n.kind) if n.kind == "comment" else n
-                 for n in notes)
+    return tuple(Note(n.line, comment_text(n.text), n.kind) if n.kind == "comment"
+                 else Note(n.line, _dedented(n.text), n.kind) for n in notes)
+
+
+def _dedented(text: str) -> str:
+    """A note's continuation lines without the indent they all share: lines indented
+    alike to line up under ``#note`` are its text, not markdown's code block, and a
+    line indented further than the others (a nested list, code) keeps the difference."""
+    first, newline, rest = text.partition("\n")
+    return first + newline + textwrap.dedent(rest) if rest[:1].isspace() else text
 
 
 def comment_text(value: str) -> str:

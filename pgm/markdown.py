@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
@@ -37,7 +37,20 @@ def _renderer(allow_html: bool, breaks: bool) -> MarkdownIt:
     if not allow_html:
         md.disable("html_inline", ignoreInvalid=True)
         md.disable("html_block", ignoreInvalid=True)
+    md.core.ruler.push("pgm_heading_levels", _lower_headings)
     return md
+
+
+def _lower_headings(state: Any) -> None:
+    """A heading in a note or a description sits below the page's own (``<h1>`` the
+    game, ``<h2>`` Notes): ``# Plan`` is an ``<h3>``, and so on down to ``<h6>``, so
+    that a screen reader's list of headings keeps the page's outline."""
+    for token in state.tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{min(int(token.tag[1]) + _HEADING_DEPTH, 6)}"
+
+
+_HEADING_DEPTH = 2
 
 
 def render_markdown(text: str, allow_html: bool = False, breaks: bool = True) -> Markup:

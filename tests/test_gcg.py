@@ -112,6 +112,55 @@ def test_multi_line_note_joins_continuation_lines() -> None:
     assert noted[1].notes[0].text == "single line note"
 
 
+def test_a_note_keeps_its_paragraphs_indents_headings_and_quotes() -> None:
+    """An annotator writes a note in markdown: a blank line starts a paragraph, a line
+    indented further nests a list or holds code, ``## Why?`` is a heading and ``> ...``
+    a quote. None of them ends the note, and the game after it is read: they were
+    taken for a pragma and an event, which stopped the replay there."""
+    record = parse_gcg(gcg_bytes("""
+        #player1 Ann Ann
+        #player2 Bob Bob
+        >Ann: AEINRST 8D RETAINS +66 66
+        #note Plan:
+        ## Why RETAINS?
+        Because it is a bingo.
+
+        > keep it simple
+        >> said twice
+        - a list
+          - nested
+        >Bob: EIOU -EIOU +0 0
+        #note Board:
+            A B C
+           1 . . .
+        >Ann: AB 9C BA +9 75
+    """), "noted.gcg")
+    assert not record.diagnostics
+    assert [e.word for e in record.events] == ["RETAINS", "", "BA"]
+    assert record.events[0].notes[0].text == (
+        "Plan:\n## Why RETAINS?\nBecause it is a bingo.\n\n> keep it simple\n"
+        ">> said twice\n- a list\n  - nested")
+    # lined up under the #note, the lines lose the indent they share, not the rest
+    assert record.events[1].notes[0].text == "Board:\n A B C\n1 . . ."
+
+
+def test_an_event_typed_with_a_space_after_a_note_is_not_taken_for_a_quote() -> None:
+    """``> Ann: ...`` names a player: it is an event typed with a space, reported as
+    one, not a quote that would drop the turn from the game without a word."""
+    record = parse_gcg(gcg_bytes("""
+        #player1 Ann Ann
+        #player2 Bob Bob
+        >Ann: AEINRST 8D RETAINS +66 66
+        #note Plan
+        > Bob: EIOU -EIOU +0 0
+    """), "spaced.gcg")
+    assert record.events[0].notes[0].text == "Plan"
+    assert [event.line for event in record.events] == [3, 5]
+    errors = [d for d in replay(record).diagnostics if d.severity.value == "error"]
+    assert [d.line for d in errors] == [5]
+    assert errors[0].message.startswith("no player has the nickname ' Bob'")
+
+
 def test_several_notes_on_one_event_and_comment_pragma() -> None:
     record = parse("""
         #player1 a a

@@ -68,3 +68,11 @@ def test_kept_line_breaks_let_no_raw_html_through() -> None:
     html = render_markdown("first line\n<script>alert(1)</script>\n<b>bold</b>")
     assert html == ("<p>first line<br>\n&lt;script&gt;alert(1)&lt;/script&gt;<br>\n"
                     "&lt;b&gt;bold&lt;/b&gt;</p>\n")
+
+
+def test_a_heading_in_a_note_sits_below_the_pages_headings() -> None:
+    """A note is under the turn page's ``<h2>Notes</h2>``: its ``#`` heading is an
+    ``<h3>``, and the deepest stay ``<h6>``, so the page's outline holds."""
+    html = render_markdown("Plan:\n# Opening\n## Why RETAINS?\n##### Deep")
+    assert "<h3>Opening</h3>" in html and "<h4>Why RETAINS?</h4>" in html
+    assert "<h6>Deep</h6>" in html and "<h1>" not in html and "<h2>" not in html
