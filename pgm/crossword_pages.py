@@ -20,7 +20,13 @@ from pgm.event_checks import gcg_moves_digest
 from pgm.export import moves_csv
 from pgm.fragments import kept
 from pgm.markdown import render_markdown
-from pgm.page_parts import canonical, game_json_text, last_position_caption, with_site_keys
+from pgm.page_parts import (
+    annotated_turns,
+    canonical,
+    game_json_text,
+    last_position_caption,
+    with_site_keys,
+)
 from pgm.site_model import GameEntry
 
 RECORD_NAME = "input.gcg"
@@ -69,6 +75,8 @@ def _game_page(env: jinja2.Environment, game: CrosswordGame, base: dict[str, Any
         base, description=description, problems=problems, record_name=RECORD_NAME,
         game_notes=[render_markdown(n.text, allow_html) for n in record.game_notes],
         turns=game.turns,
+        annotations=annotated_turns(game.turns, [row.summary for row in base["sheet"]],
+                                    allow_html),
         **board,
         board_caption=(last_position_caption("Board", game.stopped_at) if game.turns
                        else "Board before the first move"),

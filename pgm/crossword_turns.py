@@ -31,18 +31,11 @@ from pgm.crossword_view import (
 )
 from pgm.diagnostics import Diagnostic
 from pgm.fragments import kept, memo
-from pgm.markdown import render_markdown
-from pgm.page_parts import final_result, navigation, turn_title
+from pgm.page_parts import final_result, navigation, note_views, turn_title
 from pgm.page_plan import Holes, PagePlan, count_class, shared_key
 from pgm.render import markup, printed
 from pgm.tiles import BLANK, RACK_LABELS, TILE_TEXTS, UNKNOWN, tile_text
 from pgm.turn_window import Gap, TurnWindow
-
-
-@dataclass(frozen=True)
-class NoteView:
-    kind: str
-    html: str
 
 
 class TurnList:
@@ -452,8 +445,7 @@ class TurnPages:
         if not notes:
             return ""
         allow_html = self._context["event"].allow_html
-        return self._parts.notes([NoteView(n.kind, render_markdown(n.text, allow_html))
-                                  for n in notes])
+        return self._parts.notes(note_views(notes, allow_html))
 
     def _problems_of(self, index: int) -> str:
         problems = list(self._by_line.get(self._game.turns[index].event.line, []))

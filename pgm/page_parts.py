@@ -4,6 +4,7 @@ keys of game.json."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,9 +13,42 @@ from markupsafe import Markup
 
 from pgm.discover import shown_name
 from pgm.fragments import memo
-from pgm.markdown import strip_bidi_controls
+from pgm.gcg_model import Note
+from pgm.markdown import render_markdown, strip_bidi_controls
 from pgm.render import markup, printed
 from pgm.site_model import GameEntry
+
+
+@dataclass(frozen=True)
+class NoteView:
+    """A note or comment as a page shows it: its kind (the list item's class) and its
+    markdown rendered."""
+
+    kind: str
+    html: str
+
+
+def note_views(notes: tuple[Note, ...], allow_html: bool) -> list[NoteView]:
+    return [NoteView(note.kind, render_markdown(note.text, allow_html)) for note in notes]
+
+
+@dataclass(frozen=True)
+class AnnotatedTurn:
+    """A turn with notes, as the game page lists them all: what a coach prints is the
+    game's every note, each under its move, on the page that also holds the sheet."""
+
+    number: int
+    move: str
+    """The move in words (the sheet's summary)."""
+    notes: list[NoteView]
+
+
+def annotated_turns(turns: Sequence[Any], summaries: Sequence[str], allow_html: bool
+                    ) -> list[AnnotatedTurn]:
+    """The turns of a crossword or Upwords game (``summaries``: each one's move in
+    words) that have notes, in order."""
+    return [AnnotatedTurn(turn.number, summary, note_views(turn.event.notes, allow_html))
+            for turn, summary in zip(turns, summaries, strict=True) if turn.event.notes]
 
 
 @dataclass(frozen=True)

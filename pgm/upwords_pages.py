@@ -17,17 +17,18 @@ from typing import Any
 import jinja2
 
 from pgm.crossword import scores_added_up
-from pgm.crossword_turns import NoteView
 from pgm.diagnostics import Diagnostic
 from pgm.event_checks import gcg_moves_digest
 from pgm.export import moves_csv
 from pgm.markdown import render_markdown
 from pgm.page_parts import (
+    annotated_turns,
     canonical,
     final_result,
     game_json_text,
     last_position_caption,
     navigation,
+    note_views,
     turn_title,
     with_site_keys,
 )
@@ -88,6 +89,8 @@ def _overview(env: jinja2.Environment, game: UpwordsGame, base: dict[str, Any],
         base, description=description, problems=sorted(game.diagnostics, key=lambda d: d.line),
         game_notes=[render_markdown(n.text, allow_html) for n in record.game_notes],
         turns=game.turns, board=board_view(game.final.board),
+        annotations=annotated_turns(game.turns, [row.summary for row in base["sheet"]],
+                                    allow_html),
         board_caption=last_position_caption("Board", game.stopped_at), current=None,
         rules_text=_rules_text(game), canonical=canonical(base, "index.html"))
 
@@ -112,7 +115,7 @@ def _turn_context(entry: GameEntry, game: UpwordsGame, index: int, base: dict[st
         rack=turn.event.rack, words=turn.words, players=player_lines(game, index),
         game_over=turn.position.game_over,
         result=final_result(parts, entry, index == total - 1),
-        notes=[NoteView(n.kind, render_markdown(n.text, allow_html)) for n in turn.event.notes],
+        notes=note_views(turn.event.notes, allow_html),
         problems=problems, ubf=game.ubf(index), current=turn.number,
         nav=navigation(turn.number, total),
         sheet=window.rows(base["sheet"]), sheet_before=window.before,

@@ -169,6 +169,33 @@ def test_a_note_keeps_its_line_breaks_on_turn_and_game_pages(tmp_path) -> None:
         assert "<p>before<br>\nthe game</p>" in (out / "game/index.html").read_text()
 
 
+def test_the_game_page_gathers_every_note_under_its_move(tmp_path) -> None:
+    """A coach reads or prints the whole game's annotations from its page: each turn
+    with notes, in order, under its move in words and a link to its turn page, the
+    note after the last move too. A spoiler-free event leaves them to the turn pages,
+    as it does the sheet."""
+    record = ("#player1 Ann Ann\n#player2 Bob Bob\n>Ann: AEINRST 8D RETAINS +66 66\n"
+              "#note A *bingo*.\n>Bob: EIOU -EIOU +0 0\n>Ann: AB 9C BA +9 75\n"
+              "#note Weak.\n#comment text=\"Better: AB 9D\"\n")
+    for spoiler_free in (False, True):
+        event = make_event(tmp_path / f"ev-{spoiler_free}", {
+            "game.gcg": record, "event.yaml": f"spoiler_free: {str(spoiler_free).lower()}\n"})
+        out = tmp_path / f"site-{spoiler_free}"
+        assert run_build(str(event), "-o", str(out), "--quiet").exit_code == 0
+        page = (out / "game/index.html").read_text(encoding="utf-8")
+        turns = re.findall(r'<h3 id="notes-\d+-h"><a href="(\d+)\.html">Turn \d+</a>: '
+                           r'([^<]+)</h3>\n<ul class="notes">(.*?)</ul></article>', page, re.S)
+        if spoiler_free:
+            assert turns == [] and "A <em>bingo</em>" in (out / "game/1.html").read_text()
+            continue
+        assert [(number, move) for number, move, _ in turns] == [
+            ("1", "Ann played RETAINS at 8D across for 66 points (bingo)"),
+            ("3", "Ann played BA at 9C across for 9 points")]
+        assert '<li class="note"><p>A <em>bingo</em>.</p>' in turns[0][2]
+        assert re.findall(r'<li class="(\w+)"><p>([^<]+)</p>', turns[1][2]) == [
+            ("note", "Weak."), ("comment", "Better: AB 9D")]
+
+
 def test_the_event_description_is_markdown_whose_lines_join(tmp_path) -> None:
     """Unlike a record's notes, written line by line, the description in event.yaml is
     prose wrapped in the file (as the sample's is): its lines make one paragraph, and
