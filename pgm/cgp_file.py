@@ -25,6 +25,7 @@ from pgm.cgp import CgpPosition, parse_cgp
 from pgm.diagnostics import Diagnostic, DiagnosticSink
 from pgm.nul_bytes import before_nul
 from pgm.scoring import square_name
+from pgm.text_fold import composed
 from pgm.tiles import BLANK, TileCodec, TileError
 from pgm.utf16 import utf16_text
 
@@ -82,7 +83,7 @@ class CgpFile:
 def read_cgp_file(data: bytes, path: str) -> CgpFile:
     """Read every position of a ``.cgp`` file; problems are diagnostics, never raised."""
     sink = DiagnosticSink(path)
-    lines = _LINE_BREAK.split(_decode(data, sink))
+    lines = _LINE_BREAK.split(composed(_decode(data, sink)))
     entries: list[CgpEntry] = []
     notes: list[str] = []
     captions: set[int] = set()

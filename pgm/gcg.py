@@ -18,6 +18,7 @@ from pgm.gcg_encoding import decode
 from pgm.gcg_model import Event, EventKind, GcgRecord, Note, Player
 from pgm.gcg_pragmas import EventFields, OpenEvent, PragmaReader, finished_notes
 from pgm.nul_bytes import CUT_SHORT, NOT_TEXT
+from pgm.text_fold import composed
 
 __all__ = ["Event", "EventKind", "GcgRecord", "Note", "Player", "decode", "parse_gcg",
            "split_lines"]
@@ -351,6 +352,7 @@ def parse_gcg(data: bytes, path: str) -> GcgRecord:
     """Parse a record's bytes; problems are in ``record.diagnostics``, never raised."""
     sink = DiagnosticSink(path)
     text, encoding = decode(data, sink)
+    text = composed(text)
     decoded = len(sink.items)
     reader = _Reader(sink)
     reader.read(split_lines(text))

@@ -24,6 +24,13 @@ def without_accents(text: str) -> str:
     return "".join(c for c in plain if not unicodedata.combining(c))
 
 
+def composed(text: str) -> str:
+    """``text`` with each letter and its accents one character (Unicode's NFC): text
+    copied on a Mac may write Ñ as N and a combining tilde, which no tile set holds and
+    which looks the same on screen; ASCII text comes back as it is."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
 def name_order(text: str) -> tuple[str, str]:
     """How names sort: by their letters without case or accents, so ``Élodie`` comes
     between ``Eliane`` and ``Eric``; the exact spelling breaks ties, so the order never

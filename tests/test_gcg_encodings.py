@@ -272,3 +272,18 @@ def test_a_utf8_line_in_a_latin1_file_is_not_taken_for_polish() -> None:
     data = "#player1 Zoé Zoé B\n".encode("latin-1") + "#note wait…what\n".encode()
     record = parse_gcg(data + b"#player2 Bob Bob C\n", "mixed.gcg")
     assert not [d for d in record.diagnostics if "Central European" in d.message]
+
+
+def test_letters_written_with_combining_accents_are_the_set_s_tiles() -> None:
+    """Text copied on a Mac may write Ñ as N and a combining tilde: it looks the same,
+    and it is the Spanish Ñ tile (it was "'̃' is not a tile", and the game stopped)."""
+    import unicodedata
+
+    text = ("#character-encoding UTF-8\n#player1 Begoña Begoña Muñoz\n#player2 Jose Jose\n"
+            "#lexicon FISE2\n>Begoña: [CH]AEIOSC 8D [CH]ICOS +32 32\n"
+            ">Jose: AÑOERT? H5 AÑO. +11 11\n")
+    game = replay(parse_gcg(unicodedata.normalize("NFD", text).encode(), "nfd.gcg"))
+    assert not game.diagnostics
+    assert game.record.players[0].name == "Begoña Muñoz"
+    assert [t.label for t in game.turns[1].placed] == ["A", "Ñ", "O"]
+    assert game.final.scores == (32, 11)
