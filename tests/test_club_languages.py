@@ -51,6 +51,9 @@ def test_foreign_round_words_take_a_round_number_not_a_year() -> None:
     assert guess_table("Open/Runde 3/Tisch 4.gcg") == "4"
     assert guess_round("tour-3/mesa-5.gcg") == "3"
     assert guess_table("tour-3/mesa-5.gcg") == "5"
+    assert guess_round("Català/ronda-2/taula-1.gcg") == "2"
+    assert [guess_table(name) for name in ("ronda-2/taula-1.gcg", "Taula 2.gcg",
+                                            "r5-taula-4.gcg")] == ["1", "2", "4"]
     assert guess_round("Tour 2024/t3.gcg") is None
     assert guess_round("tournament/x.gcg") is None
 
