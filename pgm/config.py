@@ -429,6 +429,33 @@ def _game_key(target: dict[str, Any], key: str, value: Any, line: int,
     if key == "orientation" and target.get(key) not in (None, *_ORIENTATIONS):
         sink.error(line, f"key 'orientation' must be one of {', '.join(_ORIENTATIONS)}")
         del target[key]
+    elif key in ("distribution", "board") and (problem := _unknown_name(key, target.get(key))):
+        sink.error(line, problem)
+        del target[key]
+
+
+def _unknown_name(key: str, value: Any) -> str | None:
+    """What is wrong with the tile set or board ``value`` names; None when pgm knows it.
+    Said here, at the key's line with the names pgm knows, not once for every record
+    of the folder (each of which then guesses its set, as without the key)."""
+    if not isinstance(value, str):
+        return None
+    if key == "distribution":
+        from pgm.tiles import distribution_names, get_distribution
+        try:
+            get_distribution(value)
+            return None
+        except KeyError:
+            known = distribution_names()
+    else:
+        from pgm.board import LAYOUTS, get_layout
+        if get_layout(value) is not None:
+            return None
+        known = list(LAYOUTS)
+    by_folded = {name.lower(): name for name in known}
+    close = difflib.get_close_matches(value.lower(), by_folded, n=1)
+    hint = f" Did you mean '{by_folded[close[0]]}'?" if close else ""
+    return f"key '{key}' is '{value}', which pgm does not know ({', '.join(known)}).{hint}"
 
 
 def _typed(target: dict[str, Any], key: str, value: Any, kind: type, line: int,

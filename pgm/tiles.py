@@ -17,6 +17,8 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import TypeVar
 
+from pgm.text_fold import without_accents
+
 BLANK = "?"
 UNKNOWN = "_"
 DEFAULT_DISTRIBUTION = "english"
@@ -159,8 +161,11 @@ def distribution_names() -> list[str]:
 
 @cache
 def get_distribution(name: str) -> Distribution:
-    """Look a distribution up by name (case-insensitive); KeyError if unknown."""
-    rows = _distribution_rows().get(name.lower())
+    """Look a distribution up by name (case-insensitive), or by its language's own name
+    or code (``català``, ``ca``); KeyError if unknown."""
+    key = name.lower()
+    key = _LANGUAGE_SETS.get(without_accents(key), key)
+    rows = _distribution_rows().get(key)
     if rows is None:
         raise KeyError(name)
     tiles: dict[str, TileInfo] = {}
@@ -171,7 +176,21 @@ def get_distribution(name: str) -> Distribution:
             label = label[1:-1]
             bracket_only.add(label)
         tiles[label] = TileInfo(int(row["count"]), int(row["points"]), row["vowel"] == "1")
-    return Distribution(name.lower(), tiles, frozenset(bracket_only))
+    return Distribution(key, tiles, frozenset(bracket_only))
+
+
+_LANGUAGE_SETS = {
+    **dict.fromkeys(("catala", "ca"), "catalan"), "nl": "dutch", "nederlands": "dutch",
+    "en": "english", **dict.fromkeys(("francais", "fr"), "french"),
+    **dict.fromkeys(("deutsch", "de"), "german"), **dict.fromkeys(("ellinika", "el"), "greek"),
+    **dict.fromkeys(("norsk", "no", "nb"), "norwegian"),
+    **dict.fromkeys(("polski", "pl"), "polish"), **dict.fromkeys(("russkii", "ru"), "russian"),
+    **dict.fromkeys(("slovenscina", "sl"), "slovene"),
+    **dict.fromkeys(("espanol", "castellano", "es"), "spanish"),
+    **dict.fromkeys(("svenska", "sv"), "swedish"), **dict.fromkeys(("turkce", "tr"), "turkish"),
+}
+"""Tile sets by their language's own name, without accents, and its code: a director
+writes ``distribution: català`` or ``ca`` (as in ``lang: ca``) for the catalan set."""
 
 
 # Lexicon name prefixes and the distribution they imply (longest prefix first). Of the

@@ -110,3 +110,30 @@ def test_the_base_url_option_is_checked_alike(tmp_path) -> None:
     assert "Invalid value for '--base-url': must be the address of the site's folder, " \
         "without a fragment ('#top')" in result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_an_unknown_tile_set_or_board_is_an_error_at_its_line_with_the_known_names(
+        tmp_path) -> None:
+    """Said once, where the director wrote it, with the names to choose from: it was a
+    warning on every record of the folder, which then told them to set the key."""
+    problems = _problems(tmp_path, "distribution: catalun\nboard: Supper\n")
+    assert problems[0].startswith("1: error: key 'distribution' is 'catalun', which pgm "
+                                  "does not know (catalan, catalan_super, dutch, english,")
+    assert problems[0].endswith("Did you mean 'catalan'?")
+    assert problems[1] == ("2: error: key 'board' is 'Supper', which pgm does not know "
+                           "(CrosswordGame, SuperCrosswordGame).")
+    assert len(problems) == 2
+
+
+def test_a_tile_set_may_be_named_by_its_language(tmp_path) -> None:
+    """``distribution: català`` (or ``ca``, as ``lang: ca``) is the catalan set; the
+    game page names the set as pgm does."""
+    assert _problems(tmp_path / "checked", "distribution: català\n") == []
+    record = "#player1 a a\n#player2 b b\n>a: ?AEIOU[NY] 8G A[NY] +22 22\n"
+    for name in ("català", "CA", "Catalan"):
+        event = make_event(tmp_path / "events" / name, {"g.gcg": record,
+                                             "event.yaml": f"distribution: {name}\n"})
+        result = run_build(str(event), "-o", str(tmp_path / f"{name}-site"), "--strict")
+        assert result.exit_code == 0, result.output
+        page = (tmp_path / f"{name}-site/g/index.html").read_text(encoding="utf-8")
+        assert "catalan tiles" in page
