@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pgm.board import Layout, plain_size
 from pgm.cgp import CgpPosition, write_rack
 from pgm.cgp_file import CgpEntry
-from pgm.tiles import distribution_for_lexicon, rack_label
+from pgm.tiles import TILE_TEXTS, distribution_for_lexicon, rack_label
 
 CHALLENGE_WORDS = {
     "single": "single — a phoney comes off, a wrong challenge costs nothing",
@@ -191,11 +191,12 @@ def _clock_text(value: str) -> str:
 
 
 def unseen(position: CgpPosition) -> Unseen:
-    """The bag minus the board (a blank as ``?``) minus the racks."""
+    """The bag minus the board (a blank as ``?``) minus the racks, each tile as the
+    crossword pages show it (``[L·L]``: a tile, not three)."""
     left = position.distribution.full_bag()
     left.subtract(Counter(rack_label(c) for c in position.cells if c))
     left.subtract(Counter(t for rack in position.racks for t in rack))
-    tiles = tuple((label, left[label]) for label in position.distribution.tiles
+    tiles = tuple((TILE_TEXTS[label], left[label]) for label in position.distribution.tiles
                   if left[label] > 0)
     return Unseen(tiles, sum(count for _, count in tiles))
 

@@ -275,3 +275,15 @@ def test_a_position_set_is_never_in_progress_even_in_a_live_event(tmp_path) -> N
     assert listed["live"] is False
     index = (tmp_path / "o/index.html").read_text()
     assert "data-waiting" in index and "in progress" not in index
+
+
+def test_a_position_lists_multi_letter_tiles_as_the_game_pages_do(tmp_path) -> None:
+    """The unseen tiles write Catalan's L·L and NY as ``[L·L]`` and ``[NY]``, as the
+    turn pages do: one tile, not three letters beside the L tiles."""
+    event = make_event(tmp_path / "ev", {
+        "p.cgp": "QU3l·l9NY/15/15/15/15/15/15/15/15/15/15/15/15/15/15 / 0/0 0 lex DISC2;\n"})
+    assert run_build(str(event), "-o", str(tmp_path / "site"), "--quiet").exit_code == 0
+    page = (tmp_path / "site/p/1.html").read_text(encoding="utf-8")
+    unseen = text_of(page.split('class="unseen"', 1)[1].split("</section>", 1)[0])
+    assert "[L·L]" in unseen
+    assert re.search(r"\bL × 4\b.*\[L·L\]", unseen) and "[NY]" not in unseen
