@@ -194,13 +194,10 @@ class PragmaReader:
         self.pragma_lines[keyword] = number
 
     def _note(self, number: int, value: str, kind: str = "note") -> None:
+        """A note on the last event; above the first, a note on the game, which its page
+        shows: an annotator's introduction (who plays, what is at stake), no mistake."""
         note = Note(number, value, kind)
-        if self.events:
-            self.events[-1].notes.append(note)
-        else:
-            self.sink.warning(number, f"#{kind} before the first event: shown with the game, "
-                                      "not with a turn")
-            self.game_notes.append(note)
+        (self.events[-1].notes if self.events else self.game_notes).append(note)
         self.open_note = True
 
     def _tile(self, number: int, value: str) -> None:
