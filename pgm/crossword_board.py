@@ -27,6 +27,9 @@ of the main word that the turn played through (which a spectator reading the boa
 sight or by ear, would otherwise not tell from the rest)."""
 
 _MARK_CLASS = ("", "n", "t")
+_WIDE_CLASS = ("", "", "w2", "w3")
+"""The class of a tile by the letters on it (Spanish CH, Catalan L·L), which the
+stylesheet sets smaller to fit its square beside the points."""
 _MARK_TEXT = ("", ", just played", ", played through")
 
 Marks = tuple[tuple[int, int], ...]
@@ -100,7 +103,8 @@ def _tile_square(label: str, layout: Layout, dist: Distribution, row: int, col: 
                  mark: int, orientation: Orientation) -> Square:
     blank = is_blank(label)
     points = 0 if blank else dist.points(label)
-    css = " ".join(filter(None, ("b" if blank else "", _MARK_CLASS[mark])))
+    css = " ".join(filter(None, ("b" if blank else "", _MARK_CLASS[mark],
+                                 _WIDE_CLASS[min(len(label), 3)])))
     name = orientation.name(row, col)
     what = f"blank as {label.upper()}" if blank else label
     premium = layout.premium(row, col).description

@@ -5,6 +5,8 @@ are checked in test_speed_turn_parts.)"""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import CORPUS
 
@@ -62,3 +64,15 @@ def test_boards_asked_out_of_order_are_rendered_whole() -> None:
     for index in (5, 3, 3, 10, 11, 0):
         shown = boards.board(index, game.turns[index])["board_rows"]
         assert shown == full_board(renderer, game, index, orientation)
+
+
+def test_tiles_of_two_or_three_letters_are_marked_to_be_set_smaller() -> None:
+    """Catalan's QU, NY and L·L spilled out of their squares on a phone, their points over
+    the letters: the square says how many letters its tile has, for the stylesheet."""
+    game = replay(parse_gcg(
+        "#player1 a a\n#player2 b b\n#lexicon DISC2\n>a: ?EI[QU][NY][L·L] 8F [QU]I[NY] +44 44\n"
+        ">b: ?AEIORS G7 E.[L·L]a +8 8\n".encode(), "catala.gcg"))
+    rows = full_board(BoardRenderer(make_environment(None)), game, 1, Orientation(False))
+    squares = re.findall(r'<td class="([^"]*)" data-l="([^"]+)"', rows)
+    assert {letter: css for css, letter in squares} == {
+        "QU": "w2", "I": "t", "NY": "w2", "E": "n", "L·L": "n w3", "A": "b n"}
