@@ -287,6 +287,25 @@ def test_a_turn_pages_scores_start_on_a_phones_first_screen(browser: Browser,
             "c => c.getBoundingClientRect().width") > 100
 
 
+def test_a_gungi_plys_move_is_on_a_phones_first_screen_and_its_key_under_a_wide_board(
+        browser: Browser, server: str) -> None:
+    """The towers and the key of the units came between the board and the move, which
+    was then below a phone's first screen on most plies; on a wide screen they stay
+    under the board, one gap below its links."""
+    with open_page(browser, viewport=PHONE) as page:
+        for ply in (10, 30, 60):
+            visit(page, server + f"exhibition/gungi-sample/{ply}.html")
+            move = page.locator("section.move .move-text").bounding_box()
+            assert move and move["y"] + move["height"] < page.evaluate("innerHeight"), ply
+    with open_page(browser, viewport={"width": 1200, "height": 900}) as page:
+        visit(page, server + "exhibition/gungi-sample/10.html")
+        board, nav, key, move = (page.locator(selector).bounding_box() for selector in (
+            "table.board", ".turn-nav", ".board-key", "section.move"))
+        assert board and nav and key and move
+        assert key["x"] == board["x"] and 0 <= key["y"] - (nav["y"] + nav["height"]) < 40
+        assert move["x"] > board["x"] + board["width"]
+
+
 @pytest.mark.parametrize("path", ["round-3/table-2/10.html", "upwords/upwords-sample/10.html"])
 def test_a_live_games_scores_come_before_its_live_status(browser: Browser, server: str,
                                                         path: str) -> None:
