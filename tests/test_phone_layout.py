@@ -446,3 +446,18 @@ def test_screenshots_in_both_schemes(browser: Browser, server: str, width: int) 
                 image = page.screenshot(full_page=True)
                 assert image.startswith(b"\x89PNG"), name
                 (SCREENSHOTS / f"{name}-{width}-{scheme}.png").write_bytes(image)
+
+
+@pytest.mark.parametrize(("path", "links"), [
+    ("round-1/table-1/index.html", "table.sheet td > a"),
+    ("round-1/table-1/5.html", ".turn-list li > a"),
+    ("upwords/upwords-sample/7.html", "table.sheet td > a")])
+def test_links_a_finger_taps_are_24px_tall_on_a_touch_screen(browser: Browser, server: str,
+                                                             path: str, links: str) -> None:
+    """WCAG 2.5.8: the score sheet's and the turn list's links, one above the other, were
+    16 to 20px tall, so a tap could open the turn above or below."""
+    with open_page(browser, viewport=PHONE, has_touch=True, is_mobile=True) as page:
+        visit(page, server + path)
+        heights = page.locator(links).evaluate_all(
+            "links => links.map(a => a.getBoundingClientRect().height)")
+        assert heights and min(heights) >= 24
