@@ -194,10 +194,19 @@ class PragmaReader:
         self.pragma_lines[keyword] = number
 
     def _note(self, number: int, value: str, kind: str = "note") -> None:
-        """A note on the last event; above the first, a note on the game, which its page
-        shows: an annotator's introduction (who plays, what is at stake), no mistake."""
+        """A note on the last event; above the first, an annotator's introduction, which
+        the game page shows. The spec has a note comment on the event above it, and
+        other readers (MAGPIE) refuse one with none: the warning says where such text
+        goes instead."""
         note = Note(number, value, kind)
-        (self.events[-1].notes if self.events else self.game_notes).append(note)
+        if self.events:
+            self.events[-1].notes.append(note)
+        else:
+            self.sink.warning(number, f"#{kind} before the first event: shown with the game; "
+                                      "other GCG readers refuse it (a note is on the event "
+                                      "above it), so write the game's introduction as "
+                                      "#description")
+            self.game_notes.append(note)
         self.open_note = True
 
     def _tile(self, number: int, value: str) -> None:

@@ -307,8 +307,11 @@ def test_note_before_first_event_belongs_to_the_game() -> None:
     record = parse("#player1 a a\n#player2 b b\n#note Round 6\n>a: ABC 8H CAB +14 14\n")
     assert record.game_notes[0].text == "Round 6"
     assert record.events[0].notes == ()
-    # an annotator's introduction, shown on the game page: no warning to fail --strict
-    assert messages(record) == []
+    # shown on the game page; the warning says where other GCG readers take such text
+    assert messages(record) == [
+        "3: warning: #note before the first event: shown with the game; other GCG readers "
+        "refuse it (a note is on the event above it), so write the game's introduction "
+        "as #description"]
 
 
 def test_an_empty_record_says_so() -> None:
