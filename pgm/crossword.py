@@ -18,8 +18,10 @@ from pgm.crossword_ending import EndLines
 from pgm.crossword_leaves import check_kept_tiles
 from pgm.crossword_model import CrosswordGame
 from pgm.crossword_racks import check_stated_racks, known_racks
+from pgm.crossword_readings import Trial, reread_rack
 from pgm.crossword_rules import Rules, choose_rules
 from pgm.crossword_state import Rack, State, Step, TileTally, warn_of_racks_beyond_set
+from pgm.crossword_typos import as_written, read_play, spelling_notes
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Folded, Severity
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.gcg_model import unknown_nickname
@@ -27,6 +29,9 @@ from pgm.scoring import RACK_SIZE, OccupiedSquareError, PlacementError, ScoredPl
 from pgm.tiles import BLANK, UNKNOWN, TileError, tile_text
 
 MAX_SCORELESS_TURNS = 6
+_NO_HINTS = ("", "")
+"""What the warnings of a play taken as written add: nothing (it agrees with its line)."""
+_PLAY = EventKind.PLAY  # named once: naming a kind is slow on Python 3.11
 _RACK_SYMBOLS = BLANK + UNKNOWN
 
 
@@ -169,6 +174,8 @@ class _Replay:
         """A line for the tiles left above it does not end the game (see ``_closing``)."""
         self.off_centre_start = False
         """Whether the first play missed the centre square (see ``_looks_like_upwords``)."""
+        self.spellings = bool(self.rules.codec.aliases)
+        """Whether the set has tiles a record may spell another way (``spelling_notes``)."""
 
     def start(self) -> State:
         n = self.players
@@ -213,7 +220,11 @@ class _Replay:
         if event.kind is EventKind.END_RACK_POINTS and event.score < 0:
             event = self._penalty_without_rack(event)
         player = self._player(event, before)
-        rack = self._rack(event)
+        if self.spellings:
+            for note in spelling_notes(self.rules.codec, event):
+                self.sink.warning(event.line, note)
+        # a play's rack is checked with its tiles, as the two may be read otherwise
+        rack = self._read_rack(event) if event.kind is _PLAY else self._rack(event, reread=True)
         if event.kind.is_turn:
             self._check_turn_order(event, player, before)
         scores = _with_total(before.scores, player, event.cumulative)
@@ -262,14 +273,24 @@ class _Replay:
         return (event.kind is EventKind.PASS and last is not None
                 and last.event.kind is EventKind.PLAY and last.player != player)
 
-    def _rack(self, event: Event) -> Rack:
+    def _rack(self, event: Event, *, reread: bool = False) -> Rack:
         """The event's rack (None: unknown); a rack of more tiles than a rack holds is
-        warned of, and kept as recorded."""
+        warned of, and kept as recorded, unless (``reread``) it is one that writes the
+        letters of a multi-letter tile for the tile (see ``reread_rack``)."""
         rack = self._read_rack(event)
         if rack is not None and len(rack) > RACK_SIZE:
+            note = ""
+            if reread:
+                rack, note = reread_rack(self.rules, event, rack)
+            self._warn_of_big_rack(event, rack, note)
+        return rack
+
+    def _warn_of_big_rack(self, event: Event, rack: Rack, note: str = "") -> None:
+        if note:
+            self.sink.warning(event.line, note)
+        elif rack is not None and len(rack) > RACK_SIZE:
             self.sink.warning(event.line, f"rack {event.rack} holds {len(rack)} tiles; a rack "
                                           f"holds at most {RACK_SIZE}")
-        return rack
 
     def _read_rack(self, event: Event) -> Rack:
         if not event.rack or event.rack.upper() == "UNKNOWN":
@@ -307,9 +328,11 @@ class _Replay:
             self.sink.error(event.line, f"{event.position!r} is not a coordinate "
                                         f"(expected e.g. {example})")
             raise _StopReplay
-        scored = self._place(event, before, placement)
+        scored, rack, hints = self._read_play(move, placement)
         played = scored.played
-        self._check_play(move, scored, played)
+        if rack is not move.rack:
+            move = move._replace(rack=rack)
+        self._check_play(move, scored, played, hints)
         self.tally.add(played)
         drawn = min(len(scored.placed), before.bag)
         sizes = list(before.rack_sizes)
@@ -322,18 +345,42 @@ class _Replay:
         return Step(move.number, event, player, state, move.rack, scored.placed, (),
                     scored.words, scored.score, False, played)
 
-    def _place(self, event: Event, before: State, placement: Placement) -> ScoredPlay:
+    def _read_play(self, move: _Move, placement: Placement
+                   ) -> tuple[ScoredPlay, Rack, tuple[str, str]]:
+        """The play on the board and its rack, as read, and what its score and rack
+        warnings add (see ``pgm.crossword_typos``), with the warnings of how a line
+        that disagrees with itself is read; one that cannot be placed stops the replay."""
+        event, rack = move.event, move.rack
         rules = self.rules
         try:
             labels = rules.codec.split(event.word, allow=".")
-            return place_play(before.cells, rules.layout, rules.distribution,
-                              placement, labels)
-        except (TileError, PlacementError) as exc:
-            upwords = "; tiles stack only in Upwords, whose records say #game-type upwords" \
-                if isinstance(exc, OccupiedSquareError) and self._looks_like_upwords() else ""
-            self.sink.error(event.line,
-                            f"cannot place {event.position} {event.word}: {exc}{upwords}")
+        except TileError as exc:
+            self.sink.error(event.line, f"cannot place {event.position} {event.word}: {exc}")
             raise _StopReplay from None
+        cells = move.before.cells
+        try:
+            scored = place_play(cells, rules.layout, rules.distribution, placement, labels)
+        except PlacementError as exc:
+            written = Trial(labels, rack, None, exc)
+        else:
+            if as_written(rules, event, labels, rack, scored):
+                if rack is not None and len(rack) > RACK_SIZE:
+                    self._warn_of_big_rack(event, rack)
+                return scored, rack, _NO_HINTS
+            written = Trial(labels, rack, scored, None)
+        reading = read_play(rules, cells, placement, event, written)
+        trial = reading.trial
+        self._warn_of_big_rack(event, trial.rack)
+        for note in reading.notes:
+            self.sink.warning(event.line, note)
+        if trial.scored is None:
+            upwords = "; tiles stack only in Upwords, whose records say #game-type upwords" \
+                if isinstance(trial.error, OccupiedSquareError) and self._looks_like_upwords() \
+                else ""
+            self.sink.error(event.line,
+                            f"cannot place {event.position} {event.word}: {trial.error}{upwords}")
+            raise _StopReplay
+        return trial.scored, trial.rack, (reading.score_hint, reading.rack_hint)
 
     def _looks_like_upwords(self) -> bool:
         """Whether a record may be an Upwords game that lacks its ``#game-type``: it names
@@ -341,8 +388,10 @@ class _Replay:
         squares around E5). A Scrabble record's play onto a filled square is a typo."""
         return "game-type" not in self.record.pragmas and self.off_centre_start
 
-    def _check_play(self, move: _Move, scored: ScoredPlay, played: list[str]) -> None:
-        """Warnings about a play placed on the board; ``played`` are its rack labels."""
+    def _check_play(self, move: _Move, scored: ScoredPlay, played: list[str],
+                    hints: tuple[str, str]) -> None:
+        """Warnings about a play placed on the board; ``played`` are its rack labels,
+        ``hints`` what the score and the rack warnings add (``Reading``)."""
         event = move.event
         line = event.line
         for warning in scored.warnings:
@@ -352,7 +401,8 @@ class _Replay:
                                     f"tiles; a rack holds at most {RACK_SIZE}")
         if scored.score != event.score:
             self.sink.warning(line, f"{event.position} {event.word} is recorded as "
-                                    f"{event.score:+d}, but the board scores it {scored.score:+d}")
+                                    f"{event.score:+d}, but the board scores it {scored.score:+d}"
+                                    f"{hints[0]}")
         first_play = not self.tally.on_board
         if first_play and self.rules.layout.center not in {(t.row, t.col) for t in scored.placed}:
             self.off_centre_start = True
@@ -360,16 +410,19 @@ class _Replay:
         elif not first_play and not scored.touches:
             self.sink.warning(line, f"{event.position} {event.word} does not touch any tile "
                                     "on the board")
-        self._check_subset(line, played, move.rack, "played tiles")
+        if hints is not _NO_HINTS:  # else the rack is known to hold them (``as_written``)
+            self._check_subset(line, played, move.rack, "played tiles", hints[1])
         self._check_supply(line, move.rack)
 
-    def _check_subset(self, line: int, tiles: list[str], rack: Rack, what: str) -> None:
+    def _check_subset(self, line: int, tiles: list[str], rack: Rack, what: str,
+                      hint: str = "") -> None:
         if rack is None or UNKNOWN in rack:
             return
         missing = _missing(tiles, rack)
         if missing:
             listed = tile_text(sorted(missing))
-            self.sink.warning(line, f"{what} {listed} are not on the rack {tile_text(rack)}")
+            self.sink.warning(line, f"{what} {listed} are not on the rack {tile_text(rack)}"
+                                    f"{hint}")
 
     def _check_supply(self, line: int, rack: Rack) -> None:
         """More of a tile on the board and rack than the bag ever held is a recording error."""

@@ -80,6 +80,9 @@ class TileTally:
         """How many labels are below zero."""
         self.on_board = 0
         """How many tiles are on the board."""
+        self.reported: dict[str, int] = {}
+        """For each tile :meth:`excess` has found too many of since it last found the
+        board and rack within the set: the most it has reported."""
 
     def add(self, labels: Sequence[str]) -> None:
         """Count tiles put on the board, by rack label."""
@@ -104,17 +107,31 @@ class TileTally:
         self.on_board -= len(labels)
 
     def excess(self, rack: Rack) -> list[str]:
-        """Messages for each tile the board and ``rack`` hold more of than the set has."""
+        """Messages for each tile the board and ``rack`` hold more of than the set has,
+        once: a tile found too many of again at the next lines is not reported again
+        unless there are more of it (one mistyped tile on the board would otherwise be
+        reported at every line after it)."""
         known = [t for t in rack if t != UNKNOWN] if rack and UNKNOWN in rack else rack or ()
         if self._within_set(known):
+            if self.reported:
+                self.reported.clear()
             return []
         counts = self.distribution.counts
         held = Counter({label: counts.get(label, 0) - left
                         for label, left in self.spare.items()})
         held.update(known)
-        return [f"{count} {label!r} tiles on the board and rack, but the "
-                f"{self.distribution.name} set has {counts.get(label, 0)}"
-                for label, count in sorted(held.items()) if count > counts.get(label, 0)]
+        over = {label: count for label, count in held.items()
+                if count > counts.get(label, 0)}
+        reported = self.reported
+        for label in [label for label in reported if label not in over]:
+            del reported[label]
+        messages = []
+        for label, count in sorted(over.items()):
+            if count > reported.get(label, 0):
+                reported[label] = count
+                messages.append(f"{count} {label!r} tiles on the board and rack, but the "
+                                f"{self.distribution.name} set has {counts.get(label, 0)}")
+        return messages
 
     def _within_set(self, known: Sequence[str]) -> bool:
         """The usual case, checked first: no tile of the rack is used up, and only those

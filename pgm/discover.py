@@ -462,14 +462,15 @@ def kept_slug(slug: str) -> bool:
 _ROUND = re.compile(r"(?:^|[^a-z])(?:(?:round|(?<![0-9])rd|r)[\s_-]*(\d+)"
                     r"|(?:ronde|ronda|runda|runde|rodada|turno|tour|manche)[\s_-]*(\d{1,3})(?!\d))",
                     re.IGNORECASE)
-_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t|b|stol|stół|stolik|tisch|tafel|mesa|taula|tavolo)"
-                    r"[\s_-]*(\d+)(?:([a-d])(?![a-z0-9]))?", re.IGNORECASE)
+_TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t|b|stol|stół|stolik|tisch|tafel|mesa"
+                    r"|taula|tavolo)[\s_-]*(\d+)(?:([a-d])(?![a-z0-9]))?", re.IGNORECASE)
 """A word after a digit counts (``r3t5``, ``nsc2024r3``), but not the ``rd`` of an
 ordinal: ``3rd-4th.gcg`` names no round. Clubs that keep their records in French,
 Polish, German, Spanish, Catalan, Portuguese or Italian name rounds ``ronde-1``,
 ``manche-1``, ``tour-1``, ``runda-1``, ``Runde 1``, ``ronda-1``, ``rodada-1`` or
-``turno-1`` and tables ``stol-1``, ``Tisch 1``, ``mesa-1``, ``taula-1`` or ``tavolo-1``; those words take a number of at most
-three digits, so that ``Tour 2024`` is a tour, not its 2024th round."""
+``turno-1`` and tables ``stol-1``, ``Tisch 1``, ``mesa-1``, ``taula-1`` or ``tavolo-1``;
+those words take a number of at most three digits, so that ``Tour 2024`` is a tour, not
+its 2024th round."""
 
 
 def _round_number(found: re.Match[str]) -> str:

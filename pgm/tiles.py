@@ -10,6 +10,7 @@ back: :func:`tile_text` writes every multi-character tile in brackets.
 from __future__ import annotations
 
 import csv
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -218,6 +219,16 @@ def distribution_for_lexicon(lexicon: str) -> str | None:
     return None
 
 
+_MIDDLE_DOT = "\u00b7"
+_DOTTED_L = {"L\u00b7": "\u013f", "l\u00b7": "\u0140"}
+"""``L·`` as one character: Unicode's L with middle dot (Ŀ, ŀ)."""
+_DOT_LIKES = frozenset("-\u2022\u2219\u22c5\u2027\u0387\u30fb")
+"""Characters typed for a middle dot: hyphen, bullet, bullet operator, dot operator,
+hyphenation point, Greek ano teleia, katakana middle dot. (Not ``.``: see ``aliases``.)"""
+_ALIAS_PATTERN = re.compile("[\u013f\u0140][Ll]|[Ll][" + re.escape("".join(sorted(_DOT_LIKES)))
+                            + "][Ll]")
+
+
 @dataclass(frozen=True)
 class TileCodec:
     """Splits tile strings into labels for one alphabet.
@@ -248,11 +259,88 @@ class TileCodec:
             return Memo(lambda allow: frozenset())
         return Memo(accepted.__getitem__)
 
+    @cached_property
+    def aliases(self) -> dict[str, str]:
+        """Other spellings of tiles written with a middle dot, read as the tile: for
+        Catalan ``L·L``, ``ĿL`` (Unicode's L with middle dot, U+013F, and an L) and
+        ``L-L``, ``L•L`` and the like (:data:`_DOT_LIKES`), and their lower-case forms for
+        the blank. None can mean anything else: ``Ŀ`` and those dots are no tiles.
+        (``L.L`` can: ``.`` is a played-through tile, see ``pgm.crossword_readings``.)"""
+        spellings: dict[str, str] = {}
+        for label in self.distribution.multi_letter_labels:
+            if _MIDDLE_DOT not in label:
+                continue
+            for form in (label, label.lower()):
+                for dot in _DOT_LIKES:
+                    spellings[form.replace(_MIDDLE_DOT, dot)] = form
+                if form[:2] in _DOTTED_L:
+                    spellings[_DOTTED_L[form[:2]] + form[2:]] = form
+        return spellings
+
+    @cached_property
+    def _alias_symbols(self) -> frozenset[str]:
+        return _DOT_LIKES | frozenset(_DOTTED_L.values()) if self.aliases else frozenset()
+
+    def aliases_in(self, text: str) -> list[str]:
+        """The spellings of :attr:`aliases` that ``text`` holds, in the order written."""
+        if not self._alias_symbols or self._alias_symbols.isdisjoint(text):
+            return []
+        return [spelling for spelling in _ALIAS_PATTERN.findall(text)
+                if spelling in self.aliases]
+
+    @cached_property
+    def run_ins(self) -> dict[str, str]:
+        """Multi-letter tiles that a record may have typed as their letters, by those
+        letters in capitals: those of the set written only in brackets and not declared
+        with ``#tile`` (Spanish ``CH``, ``LL``, ``RR``), whose letters are tiles too, and
+        those whose letters without a middle dot are (Catalan ``LL`` for ``L·L``). In
+        Spanish Scrabble a C beside an H is always the CH tile, which the replay takes
+        to hold for every tile written only in brackets (Spanish's are the only ones:
+        a set added with such tiles must check it); in Catalan LL is also two L tiles
+        (``CAVALL``)."""
+        tiles = self.distribution.tiles
+        found: dict[str, str] = {}
+        for label in self.distribution.multi_letter_labels:
+            letters = label.replace(_MIDDLE_DOT, "")
+            if label in self._greedy and letters == label:
+                continue
+            if len(letters) > 1 and all(letter in tiles for letter in letters):
+                found[letters] = label
+        return found
+
+    def bare(self, text: str) -> list[bool] | None:
+        """For each tile of ``text`` (as :meth:`split` gives them), whether it is written
+        as one bare character: not in brackets nor part of a longer tile. None when
+        ``|`` separates the tiles, which says where each tile begins and ends."""
+        if "|" in text:
+            return None
+        text = self._unalias(text)
+        greedy = self._greedy
+        marks: list[bool] = []
+        i = 0
+        while i < len(text):
+            if text[i] == "[":
+                end = text.find("]", i)
+                i = len(text) if end < 0 else end + 1
+                marks.append(False)
+                continue
+            match = next((t for t in greedy if text[i:i + len(t)].upper() == t), None)
+            marks.append(not match or len(match) == 1)
+            i += len(match) if match else 1
+        return marks
+
+    def _unalias(self, text: str) -> str:
+        if not self._alias_symbols or self._alias_symbols.isdisjoint(text):
+            return text
+        return _ALIAS_PATTERN.sub(lambda m: self.aliases.get(m.group(), m.group()), text)
+
     def split(self, text: str, *, allow: str = "") -> list[str]:
         """Split ``text`` into tile labels, keeping case; ``allow`` lists extra one-char
-        symbols accepted as tiles (``.`` for played-through, ``?`` and ``_`` on racks)."""
+        symbols accepted as tiles (``.`` for played-through, ``?`` and ``_`` on racks).
+        Another spelling of a tile (:attr:`aliases`) is read as the tile."""
         if self.plain_symbols[allow].issuperset(text):
             return list(text)  # plain (see below), as most are
+        text = self._unalias(text)
         if "|" in text:
             parts = [p for p in text.split("|") if p]
             return [self._check(self._unbracket(p), allow) for p in parts]
@@ -292,8 +380,23 @@ class TileCodec:
         if label in allow:
             return label
         if label.upper() not in self.distribution.tiles or label == BLANK:
-            raise TileError(f"{label!r} is not a tile of the {self.distribution.name} set")
+            raise TileError(f"{label!r} is not a tile of the {self.distribution.name} set"
+                            f"{self._meant(label)}")
         return label
+
+    def _meant(self, label: str) -> str:
+        """What a character that is no tile may have been meant for: ``Ŀ`` (an L with
+        a middle dot) or a dot like the middle dot, in a set with ``L·L``; a letter that
+        is only part of a tile (Catalan ``Q`` of ``QU``)."""
+        multi = self.distribution.multi_letter_labels
+        dotted = [t for t in multi if _MIDDLE_DOT in t]
+        if dotted and (label in _DOTTED_L.values() or label in _DOT_LIKES):
+            return f" (the {dotted[0]} tile is written {dotted[0]} or [{dotted[0]}])"
+        within = [t for t in multi if len(label) == 1 and label.upper() in t]
+        if within and label.isalpha():
+            return f" ({label.upper()} is only part of the {' and '.join(within)} tile" \
+                f"{'s' if len(within) > 1 else ''})"
+        return ""
 
     def write(self, labels: list[str] | tuple[str, ...]) -> str:
         """Join labels into a string that splits back into the same labels."""
