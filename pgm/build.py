@@ -257,7 +257,9 @@ def _read_event(options: BuildOptions, out: Path, hold: Callable[[Path], None]
                          "\n".join(str(d) for d in configs.diagnostics))
     theme = theme_dir(configs)
     theme_files, odd = tree_files(theme, root.resolve()) if theme else ([], [])
-    return _Event(configs, sources, found, theme_files, empty), state, skipped + odd
+    # a theme's folder is below the event: a link in it is named once, not by both walks
+    return _Event(configs, sources, found, theme_files, empty), state, \
+        skipped + [problem for problem in odd if problem not in skipped]
 
 
 def _records_below(out: Path, root: Path, found: list[str]) -> list[Path]:

@@ -91,8 +91,15 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
     subfolders = []
     for entry in entries:
         if _is_folder(entry):
-            if not entry.name.startswith((".", "_")) and not entry.is_symlink() \
-                    and not _is_site(entry):
+            if entry.name.startswith((".", "_")):
+                continue
+            if entry.is_symlink():
+                # a link within the event leads to records read where they are; one out
+                # of it (a club's shared drive) is said, or its round goes missing unseen
+                if _leads_out(entry, real_root):
+                    problems.append(f"{Path(entry.path)}: links outside the event folder; "
+                                    "skipped")
+            elif not _is_site(entry):
                 subfolders.append(entry)
         elif os.path.splitext(entry.name)[1].lower() in extensions \
                 and not entry.name.startswith("."):
