@@ -69,8 +69,12 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
             click.echo(str(diagnostic))
     errors = sum(d.severity is Severity.ERROR for d in found)
     if as_json:
-        json.dump(reports, sys.stdout, ensure_ascii=False, indent=1)
-        click.echo()
+        # JSON is UTF-8 (RFC 8259) in any locale: a C locale's ASCII output would fail at
+        # the first accented name, halfway through the array
+        text = json.dumps(reports, ensure_ascii=False, indent=1) + "\n"
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8", errors="replace"))
+        sys.stdout.buffer.flush()
     else:  # on stderr: the problems stay the only lines an editor reads from stdout
         records = sum(map(is_record, inputs.records))
         click.echo(f"Checked {records} record{'s' if records != 1 else ''}: {errors} error(s), "

@@ -320,11 +320,18 @@ def shown_name(text: str) -> str:
     escapes (so that the file can still be opened) and which no UTF-8 text can hold.
     They are read as ISO-8859-1, as a record's own text that is not UTF-8 is, and
     0x80-0x9F as Windows-1252: ``b"caf\\xe9.gcg"`` is shown ``café.gcg``. Several names
-    may show alike; pgm keeps the path as it is wherever it tells records apart."""
+    may show alike; pgm keeps the path as it is wherever it tells records apart.
+
+    In a locale that is not UTF-8 (``LC_ALL=C`` without Python's UTF-8 mode) every
+    byte beyond ASCII is such an escape: a name whose bytes are UTF-8 is shown as
+    UTF-8 all the same, so that its page's address does not depend on the locale."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return _SURROGATE.sub(lambda m: _LATIN1_BYTE.get(m.group(), "\ufffd"), text)
+        try:
+            return text.encode("utf-8", "surrogateescape").decode("utf-8")
+        except UnicodeDecodeError:
+            return _SURROGATE.sub(lambda m: _LATIN1_BYTE.get(m.group(), "\ufffd"), text)
     return text
 
 

@@ -133,3 +133,29 @@ def test_a_theme_file_and_an_event_yaml_folder_named_so_are_read(tmp_path) -> No
     assert result.exit_code == 0, result.output
     assert f"{event}/Div É/event.yaml:1: warning: unknown key 'bogus'" in result.output
     assert (out / "static" / os.fsdecode(b"caf\xe9.css")).read_text() == "a {}"  # as named
+
+
+def test_names_and_addresses_do_not_depend_on_the_locale(tmp_path) -> None:
+    """A cron job may run in the C locale, where Python reads every byte of a file name
+    beyond ASCII as an escape: ``ż.gcg`` must still be shown as ``ż.gcg`` and built at
+    the address a UTF-8 locale gives it (it was ``aa3...``), and ``check --json`` must
+    write its UTF-8 (it stopped at the first accented name with a UnicodeEncodeError)."""
+    import subprocess
+    import sys
+
+    from pgm.discover import shown_name
+
+    assert shown_name("\udcc5\udcbc.gcg") == "ż.gcg"  # the bytes of ż, escaped
+    assert shown_name("caf\udce9.gcg") == "café.gcg"  # Latin-1 bytes stay Latin-1
+    event = make_event(tmp_path / "ev", {"Łódź/żółw.gcg": "#player1 Zoé Zoé\n#player2 b b\n"
+                                         ">Zoé: AB 8G AB +8 8\n"})
+    c_locale = {"PATH": os.environ["PATH"], "LC_ALL": "C", "PYTHONUTF8": "0"}
+    checked = subprocess.run([sys.executable, "-m", "pgm", "check", "--json", str(event)],
+                             env=c_locale, capture_output=True, timeout=60, check=False)
+    report = json.loads(checked.stdout.decode("utf-8"))
+    assert report[0]["path"] == str(event / "Łódź/żółw.gcg") and report[0]["names"][0] == "Zoé"
+    built = subprocess.run([sys.executable, "-m", "pgm", "build", str(event), "-o",
+                            str(tmp_path / "site"), "--quiet"],
+                           env=c_locale, capture_output=True, timeout=60, check=False)
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / "site/lodz/zolw/index.html").is_file()
