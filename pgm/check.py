@@ -63,12 +63,12 @@ def check_file(path: Path, settings: GameSettings | None = None
     reporter = _reporter(path.suffix.lower())
     if reporter is None or not os.path.lexists(path):
         diag = Diagnostic(display, 0, Severity.ERROR, _not_a_record(path))
-        return _empty_report(display, diag), [diag]
+        return _no_game(display, [diag]), [diag]
     try:
         data, _ = read_regular(path)
     except OSError as exc:
         diag = Diagnostic(display, 0, Severity.ERROR, f"cannot read file: {exc.strerror}")
-        return _empty_report(display, diag), [diag]
+        return _no_game(display, [diag]), [diag]
     return reporter(data, display, settings or GameSettings())
 
 
@@ -127,14 +127,24 @@ def check_empty_folder(path: Path) -> tuple[dict[str, Any], list[Diagnostic]]:
     """A folder given to check that holds no record: said, not passed over in silence
     (an error unless it is an event's folder, see :func:`no_records`)."""
     diag = no_records(path)
-    return _empty_report(diag.path, diag), [diag]
+    return _no_game(diag.path, [diag]), [diag]
 
 
-def _empty_report(path: str, diag: Diagnostic) -> dict[str, Any]:
+def other_files(diagnostics: Sequence[Diagnostic]) -> list[dict[str, Any]]:
+    """The ``check --json`` objects of files that are no records but have problems (an
+    ``event.yaml``, a file passed by), one per file in the order met."""
+    by_path: dict[str, list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        by_path.setdefault(diagnostic.path, []).append(diagnostic)
+    return [_no_game(path, found) for path, found in by_path.items()]
+
+
+def _no_game(path: str, diagnostics: list[Diagnostic]) -> dict[str, Any]:
+    """An object for a path that holds no game: an empty folder, an ``event.yaml``."""
     return {
         "path": path,
         "game": None,
         "players": [],
-        "diagnostics": [diag.to_json()],
+        "diagnostics": [diagnostic.to_json() for diagnostic in diagnostics],
         "events": [],
     }

@@ -42,13 +42,16 @@ def check(files: tuple[Path, ...], as_json: bool) -> None:
         check_file,
         event_warnings,
         is_record,
+        other_files,
         supported_extensions,
     )
     from pgm.record_inputs import gather
 
-    reports = []
     inputs = gather(files, supported_extensions())
-    for problem in inputs.diagnostics:  # files passed by, event.yaml: no report of their own
+    # files passed by and event.yaml files: with --json, an object each as well, so that
+    # the array holds every problem the exit status counts
+    reports = other_files(inputs.diagnostics) if as_json else []
+    for problem in inputs.diagnostics:
         click.echo(str(problem), err=as_json)
     found = list(inputs.diagnostics)
     for record in inputs.records:

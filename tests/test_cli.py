@@ -358,3 +358,19 @@ def test_build_names_a_records_problem_from_where_pgm_runs_as_check_does(tmp_pat
     (tmp_path / "ev/event.yaml").unlink()
     built = run("build", "ev", "-o", "site").output.splitlines()
     assert [line for line in built if line.startswith("ev/")] == checked
+
+
+def test_check_json_holds_the_event_yaml_problems_too(tmp_path) -> None:
+    """A script reads the array alone: an event.yaml error that makes the exit status 1
+    is in it, as an object of its own with no game."""
+    event = tmp_path / "ev"
+    event.mkdir()
+    (event / "g.gcg").write_bytes((CORPUS / "gcg/macondo__doug_v_emely.gcg").read_bytes())
+    (event / "event.yaml").write_text("base_url: nope\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "--json", str(event)])
+    assert result.exit_code == 1
+    reports = json.loads(result.stdout)
+    assert [(r["path"], r["game"]) for r in reports] == [
+        (str(event / "event.yaml"), None), (str(event / "g.gcg"), "crossword")]
+    assert [(d["line"], d["severity"]) for d in reports[0]["diagnostics"]] == [(1, "error")]
+    assert reports[0]["diagnostics"][0]["message"].startswith("key 'base_url' must be")
