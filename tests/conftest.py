@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,3 +27,13 @@ def gcg_bytes(text: str) -> bytes:
 @pytest.fixture
 def corpus() -> Path:
     return CORPUS
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, one per test module. Imported here, not at the top: the tests
+    that need no browser do not load Playwright."""
+    from browserhelpers import chromium
+
+    with chromium() as launched:
+        yield launched

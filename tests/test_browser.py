@@ -19,7 +19,6 @@ from axe_playwright_python.sync_playwright import Axe
 from browserhelpers import (
     Validation,
     board_squares,
-    chromium,
     open_page,
     serve,
     square_names,
@@ -77,12 +76,6 @@ def base(request: pytest.FixtureRequest, site: Path) -> str:
     if request.param == "http":
         return request.getfixturevalue("server")
     return site.as_uri() + "/"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

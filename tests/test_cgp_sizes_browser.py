@@ -3,11 +3,10 @@ headers to the last column (AA and past), fits a desktop window and a phone."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browserhelpers import board_squares, chromium, open_page
+from browserhelpers import board_squares, open_page
 from playwright.sync_api import Browser
 from sitehelpers import make_event, run_build
 
@@ -32,12 +31,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = run_build(str(event), "-o", str(root / "site"), "--strict")
     assert result.exit_code == 0, result.output
     return root / "site/sizes"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browserhelpers import chromium, open_page, serve
+from browserhelpers import open_page, serve
 from conftest import ROOT, SAMPLE_GAMES
 from playwright.sync_api import Browser, Page
 from sitehelpers import build_sample, make_event, run_build
@@ -95,12 +95,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def server(site: Path) -> Iterator[str]:
     with serve(site) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 def visit(page: Page, url: str) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Literal
 
 import pytest
-from browserhelpers import chromium, open_page, serve
+from browserhelpers import open_page, serve
 from playwright.sync_api import Browser, Page
 from sitehelpers import build_sample, make_event, run_build
 
@@ -59,12 +59,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     assert result.exit_code == 0, result.output
     with serve(root) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture
