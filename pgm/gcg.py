@@ -16,7 +16,7 @@ import re
 from pgm.diagnostics import DiagnosticSink, Folded, Severity
 from pgm.gcg_encoding import decode
 from pgm.gcg_model import Event, EventKind, GcgRecord, Note, Player
-from pgm.gcg_pragmas import EventFields, OpenEvent, PragmaReader, finished_notes
+from pgm.gcg_pragmas import EventFields, OpenEvent, PragmaReader, dedented, finished_notes
 from pgm.nul_bytes import CUT_SHORT, NOT_TEXT
 from pgm.text_fold import composed
 
@@ -46,7 +46,7 @@ _NOTE_HEADING = re.compile(r"#+(?:\s|$)")
 _NOTE_QUOTE = re.compile(r">(?:[\s>]|$)")
 """A markdown quote in a note (``> text``, ``>> text``, ``>`` alone): no event's
 nickname starts with a space."""
-_SPACED_EVENT = re.compile(r">\s+(\S+?):(?:\s|$)")
+_SPACED_EVENT = re.compile(r">\s+\S+?:\s+(.*)")
 _PLAY = EventKind.PLAY
 """Held in a name: naming an enum member is slow on Python 3.11, and most lines are plays."""
 _KEYWORDS = {"(challenge)": EventKind.CHALLENGE_BONUS, "(time)": EventKind.TIME_PENALTY}
@@ -250,8 +250,10 @@ class _Reader(PragmaReader):
         """Whether ``line``, after a note, is more of it: any line but a pragma or an
         event. A markdown heading (``## Why?``) is no pragma, as no pragma's name is
         empty or starts with ``#``; a quote (``> text``) is no event, as an event's
-        nickname follows the ``>`` at once, unless it names a player (``> Ann: ...``,
-        an event typed with a space, which the replay must not lose)."""
+        nickname follows the ``>`` at once, unless what follows its first word reads as
+        an event's fields (``> bob: AEINRST 9C AN +5 5``: an event typed with a space,
+        which the replay must not lose, whoever it names; ``> Bob: I told you so`` is
+        a quote)."""
         first = line[0]
         if first == "#":
             return _NOTE_HEADING.match(line) is not None
@@ -260,8 +262,13 @@ class _Reader(PragmaReader):
         if not _NOTE_QUOTE.match(line):
             return False
         spaced = _SPACED_EVENT.match(line)
-        return spaced is None or all(spaced.group(1) != player.nick
-                                     for player in self.players.values())
+        if spaced is None:
+            return True
+        try:
+            _parse_event_fields(spaced.group(1), not self.tiles)
+        except (_EventSyntaxError, _KeywordTypo):
+            return True
+        return False
 
     def _nul_line(self, number: int) -> None:
         """A line with NUL bytes ends the reading: the first line, a file that is no
@@ -366,7 +373,7 @@ def parse_gcg(data: bytes, path: str) -> GcgRecord:
         events=events,
         pragmas=reader.pragmas,
         pragma_lines=reader.pragma_lines,
-        description="\n".join(reader.descriptions),
+        description="\n".join(map(dedented, reader.descriptions)),
         game_notes=finished_notes(reader.game_notes),
         tile_declarations=tuple(reader.tiles),
         tile_lines=tuple(reader.tile_lines),

@@ -117,6 +117,9 @@ class PragmaReader:
     note_gap: bool = False
     """A blank line came after the last line of the open note: the next line of it
     starts a new paragraph."""
+    describing: bool = False
+    """The open text is the ``#description`` (a game's introduction, in paragraphs as
+    a note's), not a note."""
 
     def pragma(self, number: int, line: str) -> None:
         keyword, value = _PRAGMA.match(line).groups()  # type: ignore[union-attr]
@@ -145,15 +148,18 @@ class PragmaReader:
                                       f"{_meant_pragma(keyword)}")
 
     def continue_note(self, line: str) -> None:
-        """Add ``line`` to the open note, with its indent (a nested list, code) and
-        after a blank line if one came between (a new paragraph)."""
+        """Add ``line`` to the open note or description, with its indent (a nested list,
+        code) and after a blank line if one came between (a new paragraph)."""
+        joint = "\n\n" if self.note_gap else "\n"
+        self.note_gap = False
+        if self.describing:
+            self.descriptions[-1] += joint + line
+            return
         notes = self.events[-1].notes if self.events and self.events[-1].notes \
             else self.game_notes
         if notes:
             note = notes[-1]
-            joint = "\n\n" if self.note_gap else "\n"
             notes[-1] = Note(note.line, note.text + joint + line, note.kind)
-        self.note_gap = False
 
     def _before_events(self, number: int, keyword: str) -> bool:
         if self.events:
@@ -199,13 +205,14 @@ class PragmaReader:
         other readers (MAGPIE) refuse one with none: the warning says where such text
         goes instead."""
         note = Note(number, value, kind)
+        self.note_gap = self.describing = False
         if self.events:
             self.events[-1].notes.append(note)
         else:
             self.sink.warning(number, f"#{kind} before the first event: shown with the game; "
                                       "other GCG readers refuse it (a note is on the event "
-                                      "above it), so write the game's introduction as "
-                                      "#description")
+                                      "above it): write the game's introduction as "
+                                      "#description, whose lines follow it as a note's do")
             self.game_notes.append(note)
         self.open_note = True
 
@@ -237,6 +244,9 @@ class PragmaReader:
     def _description(self, number: int, value: str) -> None:
         if self._before_events(number, "description"):
             self.descriptions.append(value)
+            # its lines follow as a note's do: an introduction of a few paragraphs
+            self.open_note = self.describing = True
+            self.note_gap = False
 
 
 def _shown(text: str, limit: int = 40) -> str:
@@ -271,13 +281,14 @@ def finished_notes(notes: list[Note]) -> tuple[Note, ...]:
     """Notes as read, their continuation lines joined, and each ``#comment`` as it says
     (:func:`comment_text`): the spec's own example spreads its fields over two lines."""
     return tuple(Note(n.line, comment_text(n.text), n.kind) if n.kind == "comment"
-                 else Note(n.line, _dedented(n.text), n.kind) for n in notes)
+                 else Note(n.line, dedented(n.text), n.kind) for n in notes)
 
 
-def _dedented(text: str) -> str:
-    """A note's continuation lines without the indent they all share: lines indented
-    alike to line up under ``#note`` are its text, not markdown's code block, and a
-    line indented further than the others (a nested list, code) keeps the difference."""
+def dedented(text: str) -> str:
+    """A note's (or description's) continuation lines without the indent they all
+    share: lines indented alike to line up under ``#note`` are its text, not markdown's
+    code block, and a line indented further than the others (a nested list, code)
+    keeps the difference."""
     first, newline, rest = text.partition("\n")
     return first + newline + textwrap.dedent(rest) if rest[:1].isspace() else text
 

@@ -161,6 +161,31 @@ def test_an_event_typed_with_a_space_after_a_note_is_not_taken_for_a_quote() -> 
     assert errors[0].message.startswith("no player has the nickname ' Bob'")
 
 
+def test_a_quote_naming_a_player_is_a_quote_and_a_spaced_event_is_an_event() -> None:
+    """What follows ``> Bob:`` decides: words are a quote of Bob, which the note keeps;
+    an event's fields are a move typed with a space, which is never swallowed by the
+    note, whatever nickname it gives. A blank line before another note's line does not
+    split that note."""
+    record = parse_gcg(gcg_bytes("""
+        #player1 Ann Ann
+        #player2 Bob Bob
+        >Ann: AEINRST 8D RETAINS +66 66
+        #note first
+
+        > Bob: I told you so
+        >Bob: EIOU -EIOU +0 0
+        #note second
+        continued
+        > bob: AB 9C BA +9 75
+    """), "quotes.gcg")
+    assert [n.text for e in record.events for n in e.notes] == [
+        "first\n\n> Bob: I told you so", "second\ncontinued"]
+    assert [event.line for event in record.events] == [3, 7, 10]
+    errors = [d for d in replay(record).diagnostics if d.severity.value == "error"]
+    assert [d.line for d in errors] == [10]
+    assert errors[0].message.startswith("no player has the nickname ' bob'")
+
+
 def test_several_notes_on_one_event_and_comment_pragma() -> None:
     record = parse("""
         #player1 a a
@@ -310,8 +335,18 @@ def test_note_before_first_event_belongs_to_the_game() -> None:
     # shown on the game page; the warning says where other GCG readers take such text
     assert messages(record) == [
         "3: warning: #note before the first event: shown with the game; other GCG readers "
-        "refuse it (a note is on the event above it), so write the game's introduction "
-        "as #description"]
+        "refuse it (a note is on the event above it): write the game's introduction as "
+        "#description, whose lines follow it as a note's do"]
+
+
+def test_a_description_takes_paragraphs_as_a_note_does() -> None:
+    """The warning of a note above the first event sends its text to #description,
+    which must then hold it: a few paragraphs and a heading, not a stray line."""
+    record = parse("#player1 a a\n#player2 b b\n#description Round 6, board 1.\n\n"
+                   "## The opening\nBoth players know it.\n#lexicon CSW21\n"
+                   ">a: ABC 8H CAB +14 14\n")
+    assert messages(record) == []
+    assert record.description == "Round 6, board 1.\n\n## The opening\nBoth players know it."
 
 
 def test_an_empty_record_says_so() -> None:
