@@ -14,7 +14,7 @@ is two spaces or a backslash at the end of a line).
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 @cache
-def _renderer(allow_html: bool, breaks: bool) -> MarkdownIt:
+def _renderer(allow_html: bool, breaks: bool, depth: int) -> MarkdownIt:
     """Made when the first text is rendered: most games have no notes, and loading the
     parser is a good part of starting pgm."""
     from markdown_it import MarkdownIt
@@ -37,28 +37,34 @@ def _renderer(allow_html: bool, breaks: bool) -> MarkdownIt:
     if not allow_html:
         md.disable("html_inline", ignoreInvalid=True)
         md.disable("html_block", ignoreInvalid=True)
-    md.core.ruler.push("pgm_heading_levels", _lower_headings)
+    md.core.ruler.push("pgm_page_parts", partial(_fitted, depth=depth))
     return md
 
 
-def _lower_headings(state: Any) -> None:
-    """A heading in a note or a description sits below the page's own (``<h1>`` the
-    game, ``<h2>`` Notes): ``# Plan`` is an ``<h3>``, and so on down to ``<h6>``, so
-    that a screen reader's list of headings keeps the page's outline."""
+def _fitted(state: Any, depth: int) -> None:
+    """The text fitted to the page it is on. A heading sits ``depth`` levels below the
+    page's own (under a turn page's ``<h2>`` Notes, ``# Plan`` is an ``<h3>``; under
+    the game page's ``<h3>`` for each turn, an ``<h4>``), down to ``<h6>``, so that a
+    screen reader's list of headings keeps the page's outline. A link written as its
+    address (``<https://...>``) is marked ``auto``: printed, it needs no address after
+    it (pgm.css)."""
     for token in state.tokens:
         if token.type in ("heading_open", "heading_close"):
-            token.tag = f"h{min(int(token.tag[1]) + _HEADING_DEPTH, 6)}"
+            token.tag = f"h{min(int(token.tag[1]) + depth, 6)}"
+        elif token.type == "inline":
+            for child in token.children or ():
+                if child.type == "link_open" and child.markup == "autolink":
+                    child.attrSet("class", "auto")
 
 
-_HEADING_DEPTH = 2
-
-
-def render_markdown(text: str, allow_html: bool = False, breaks: bool = True) -> Markup:
-    """``text`` as HTML; ``breaks``: its line breaks kept (see above)."""
+def render_markdown(text: str, allow_html: bool = False, breaks: bool = True,
+                    depth: int = 2) -> Markup:
+    """``text`` as HTML; ``breaks``: its line breaks kept (see above); ``depth``: how
+    many levels below the page's top its headings go (see :func:`_fitted`)."""
     cleaned = strip_bidi_controls(text)
     if _PLAIN_LINE.fullmatch(cleaned):
         return Markup(_plain_paragraph(cleaned, breaks))  # noqa: S704 - escaped there
-    return Markup(_renderer(allow_html, breaks).render(cleaned))  # noqa: S704 - rendered safely
+    return Markup(_renderer(allow_html, breaks, depth).render(cleaned))  # noqa: S704 - rendered safely
 
 
 _LINE = r"(?![0-9]{1,9}[.)])(?:[^\W_]|#(?=[^\W_]))(?:[^\W_]|[ ,.;:?!#'\"()/%+=@$-])*(?<! )"

@@ -28,8 +28,11 @@ class NoteView:
     html: str
 
 
-def note_views(notes: tuple[Note, ...], allow_html: bool) -> list[NoteView]:
-    return [NoteView(note.kind, render_markdown(note.text, allow_html)) for note in notes]
+def note_views(notes: tuple[Note, ...], allow_html: bool, depth: int = 2) -> list[NoteView]:
+    """``depth``: how far below the page's top the notes' headings go (under a turn
+    page's ``<h2>``, or the game page's ``<h3>`` of each turn)."""
+    return [NoteView(note.kind, render_markdown(note.text, allow_html, depth=depth))
+            for note in notes]
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,7 @@ def annotated_turns(turns: Sequence[Any], summaries: Sequence[str], allow_html: 
                     ) -> list[AnnotatedTurn]:
     """The turns of a crossword or Upwords game (``summaries``: each one's move in
     words) that have notes, in order."""
-    return [AnnotatedTurn(turn.number, summary, note_views(turn.event.notes, allow_html))
+    return [AnnotatedTurn(turn.number, summary, note_views(turn.event.notes, allow_html, 3))
             for turn, summary in zip(turns, summaries, strict=True) if turn.event.notes]
 
 

@@ -15,7 +15,6 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.discover import slugify
 from pgm.markdown import strip_bidi_controls
 from pgm.text_fold import name_order, without_accents
 from pgm.ubf_report import KIND as UBF_KIND
@@ -158,11 +157,13 @@ def utc_text(iso: str) -> str:
 def index_anchor(division: str | None, round_name: str | None = None) -> str:
     """The id of a division's section or a round's heading on the event index, to which
     a game page's trail links: made from the names alone, as a game page is rendered
-    without the other games, and so the same from build to build. Prefixed, so that
-    no name can take an id the page uses already (``main``)."""
-    parts = ["division", slugify(division)] if division else []
+    without the other games, and so the same from build to build. The names are kept
+    as they are but for their spaces (an id has none): a slug would give ``Группа А``
+    and ``Группа Б`` one id, and ``Élite`` and ``Elite`` too. Prefixed, so that no
+    name can take an id the page uses already (``main``)."""
+    parts = ["division", *division.split()] if division else []
     if round_name is not None:
-        parts += ["round", slugify(round_name)]
+        parts += ["round", *round_name.split()]
     return "-".join(parts)
 
 

@@ -273,25 +273,29 @@ def test_a_game_page_links_back_to_its_division_and_round_on_the_index(tmp_path)
     the index holds, and an id of a name (``main``) cannot take the page's own."""
     _, result = built(tmp_path, {"Élite/round-2/table-1.gcg": DOUG_V_EMELY,
                                  "Élite/round-10/table-1.gcg": OTHER,
-                                 "main/table-1.gcg": THIRD})
+                                 "main/table-1.gcg": THIRD,
+                                 "Группа А/t1.gcg": FOURTH, "Группа Б/t1.gcg": FIFTH})
     assert result.exit_code == 0, result.output
     site = tmp_path / "site"
     index = (site / "index.html").read_text(encoding="utf-8")
     trails = {}
-    for game in ("elite/round-2/table-1", "elite/round-10/table-1", "main/table-1"):
+    for game in ("elite/round-2/table-1", "elite/round-10/table-1", "main/table-1",
+                 "game/t1", "game/t1-2"):
         page = (site / game / "index.html").read_text(encoding="utf-8")
         trail = page.split('aria-label="Site">', 1)[1].split("</nav>", 1)[0]
         up = "../" * (game.count("/") + 1)
         trails[game] = re.findall(f'<a href="{re.escape(up)}index\\.html#([^"]+)">([^<]+)</a>',
                                   trail)
     assert trails == {
-        "elite/round-2/table-1": [("division-elite", "Élite"),
-                                   ("division-elite-round-2", "Round 2")],
-        "elite/round-10/table-1": [("division-elite", "Élite"),
-                                   ("division-elite-round-10", "Round 10")],
-        "main/table-1": [("division-main", "main")]}
+        "elite/round-2/table-1": [("division-%C3%89lite", "Élite"),
+                                   ("division-%C3%89lite-round-2", "Round 2")],
+        "elite/round-10/table-1": [("division-%C3%89lite", "Élite"),
+                                   ("division-%C3%89lite-round-10", "Round 10")],
+        "main/table-1": [("division-main", "main")],
+        "game/t1": [("division-%D0%93%D1%80%D1%83%D0%BF%D0%BF%D0%B0-%D0%90", "Группа А")],
+        "game/t1-2": [("division-%D0%93%D1%80%D1%83%D0%BF%D0%BF%D0%B0-%D0%91", "Группа Б")]}
     ids = re.findall(r' id="([^"]+)"', index)
     assert len(ids) == len(set(ids))
-    assert {"division-elite", "division-elite-round-2", "division-elite-round-10",
-            "division-main"} <= set(ids)
-    assert '<h3 id="division-elite-round-2">Round 2</h3>' in index
+    assert {"division-Élite", "division-Élite-round-2", "division-Élite-round-10",
+            "division-main", "division-Группа-А", "division-Группа-Б"} <= set(ids)
+    assert '<h3 id="division-Élite-round-2">Round 2</h3>' in index

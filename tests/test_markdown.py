@@ -15,7 +15,7 @@ ALPHABET = ("abcXYZ019éßжλ中٣ ,.;:?!#'\"()/%+=@$-" "*_[]<>&~|`\\\n\t\r\u20
 
 
 def markdown_it(text: str, allow_html: bool, breaks: bool = True) -> str:
-    return _renderer(allow_html, breaks).render(strip_bidi_controls(text))
+    return _renderer(allow_html, breaks, 2).render(strip_bidi_controls(text))
 
 
 @settings(max_examples=3000, deadline=None)
@@ -76,3 +76,14 @@ def test_a_heading_in_a_note_sits_below_the_pages_headings() -> None:
     html = render_markdown("Plan:\n# Opening\n## Why RETAINS?\n##### Deep")
     assert "<h3>Opening</h3>" in html and "<h4>Why RETAINS?</h4>" in html
     assert "<h6>Deep</h6>" in html and "<h1>" not in html and "<h2>" not in html
+
+
+def test_headings_go_as_deep_as_the_page_asks_and_autolinks_are_marked() -> None:
+    """Under the game page's ``<h3>`` of each turn a note's ``#`` heading is an
+    ``<h4>``, its child, not a sibling; a link written as its address is marked, so
+    that print does not give the address twice."""
+    html = render_markdown("# Plan\nsee <https://x.org/a> or [the rules](https://y.org)",
+                           depth=3)
+    assert "<h4>Plan</h4>" in html
+    assert '<a href="https://x.org/a" class="auto">https://x.org/a</a>' in html
+    assert '<a href="https://y.org">the rules</a>' in html
