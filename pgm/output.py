@@ -8,6 +8,13 @@ spectator never loads a half-written page and a failed build leaves the previous
 An output folder given as a link (``public -> /srv/www/club``) stays a link: the site is
 staged beside the folder it leads to and swapped into that folder, and the folder a full
 build replaces passes its mode, group and owner on to the new one.
+
+An output folder that is a mount point (a Docker volume, an NFS web root, a bind mount)
+cannot be renamed: the site is staged in a hidden folder inside it and each entry at its
+top is renamed into place (``pgm.output_swap``); the user's entries there stay.
+
+A build killed half-way leaves its staging folder; the next one removes it once the
+process that made it is gone.
 """
 
 from __future__ import annotations
@@ -19,10 +26,17 @@ import re
 import shutil
 import stat
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
+
+from pgm.build_pids import build_alive as build_alive
+from pgm.output_swap import exchange, mount_point, publish_entries, remove_tree
 
 MARKER = ".pgm-site"
 _MARKER_TEXT = "This folder was written by pgm build; pgm may replace it.\n"
+_INSIDE = re.compile(r"\.pgm-new-(\d+)")
+"""A staging folder inside the output folder (a mount point), named with its build's
+process id."""
 
 
 class OutputError(Exception):
@@ -53,11 +67,20 @@ def check_output(out: Path, event: Path, records: list[Path]) -> None:
             raise OutputError(f"the output folder {out} holds a .git repository; "
                               "pgm will not replace it: build into another folder and "
                               "copy the site into the repository (e.g. with rsync)")
-        if any(out.iterdir()) and not (out / MARKER).is_file():
+        if not (out / MARKER).is_file() and _holds_others(site_folder(out)):
             raise OutputError(f"the output folder {out} is not empty and was not made by "
                               "pgm build, which replaces only folders it made; build into "
                               "a new or empty folder, then add your own files to it: "
                               "later builds keep them")
+
+
+def _holds_others(folder: Path) -> bool:
+    """Whether ``folder`` holds anything but a staging folder pgm left in it and, at a
+    mount point, the filesystem's ``lost+found``."""
+    with os.scandir(folder) as entries:
+        names = [entry.name for entry in entries
+                 if not (_INSIDE.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False))]
+    return bool(names) and (names != ["lost+found"] or not mount_point(folder))
 
 
 def _check_link(out: Path) -> None:
@@ -94,13 +117,20 @@ def site_folder(out: Path) -> Path:
 def staging_folder(out: Path) -> Path:
     """A fresh folder beside ``out``'s target (same filesystem, so the final rename is
     atomic), with the owner, group and mode of the folder it will replace, set before
-    anything is written in it: its subfolders then inherit a setgid group."""
+    anything is written in it: its subfolders then inherit a setgid group. Inside the
+    target when that is a mount point, which cannot be renamed (see :func:`publish`)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     target = site_folder(out)
     remove_leftovers(out)
-    stage = target.parent / f".{target.name}.pgm-new-{os.getpid()}"
+    if mount_point(target):
+        return _new_stage(target / f".pgm-new-{os.getpid()}", target)
+    return _new_stage(target.parent / f".{target.name}.pgm-new-{os.getpid()}", target)
+
+
+def _new_stage(stage: Path, target: Path) -> Path:
+    """Make the staging folder ``stage`` for the site in ``target``, marked as pgm's."""
     if stage.exists():
-        shutil.rmtree(stage)
+        remove_tree(stage, MARKER)
     stage.mkdir()
     _take_attributes(stage, target, writable=True)
     (stage / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
@@ -128,28 +158,49 @@ def _take_attributes(stage: Path, target: Path, writable: bool) -> None:
 
 
 def remove_leftovers(out: Path) -> None:
-    """Staging and old folders of a build that was killed; only ones pgm marked (never a
-    link: a link is the user's)."""
+    """Staging folders and old sites of builds that were killed, beside the output folder
+    or (staged in a mount point) inside it, once the process that made them is gone;
+    never a link: a link is the user's.
+
+    A staging folder is known by its name: removing it may have been cut short after its
+    marker went (pgm 0.1 let ``shutil.rmtree`` take the marker in any order, and a killed
+    build's workers went on writing). An old site needs its marker; and when the site
+    itself is missing (a build killed between moving the old site aside and the new one
+    in), it is put back instead."""
     target = site_folder(out)
-    for pattern in (f".{target.name}.pgm-new-*", f".{target.name}.pgm-old-*"):
-        for folder in target.parent.glob(pattern):
-            pid = folder.name.rsplit("-", 1)[-1]
-            if not folder.is_symlink() and (folder / MARKER).is_file() \
-                    and not build_alive(pid):
-                _remove_tree(folder, ignore_errors=True)
+    beside = re.compile(rf"\.{re.escape(target.name)}\.pgm-(new|old)-(\d+)")
+    found = [(folder, match[1], match[2]) for folder, match in _named(target.parent, beside)]
+    found += [(folder, "new", match[1]) for folder, match in _named(target, _INSIDE)]
+    for folder, kind, pid in sorted(found, key=lambda item: item[1] != "old"):
+        if build_alive(pid, _made_at(folder)):
+            continue
+        if kind == "new":
+            remove_tree(folder, MARKER, ignore_errors=True)
+        elif (folder / MARKER).is_file():
+            if os.path.lexists(target):
+                remove_tree(folder, MARKER, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    os.rename(folder, target)
 
 
-def build_alive(pid: str) -> bool:
-    """Whether another build that may still be writing owns a folder or file."""
-    if not pid.isdigit() or int(pid) == os.getpid():
-        return False
+def _named(folder: Path, name: re.Pattern[str]) -> list[tuple[Path, re.Match[str]]]:
+    """The folders (not links) in ``folder`` whose whole name matches ``name``."""
     try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    return [(Path(entry.path), match) for entry in entries
+            if (match := name.fullmatch(entry.name)) and entry.is_dir(follow_symlinks=False)]
+
+
+def _made_at(folder: Path) -> float | None:
+    """When ``folder`` was made, at the latest: its marker's time, or its own."""
+    try:
+        return min(os.stat(path).st_mtime for path in (folder, folder / MARKER)
+                   if os.path.lexists(path))
+    except (OSError, ValueError):
+        return None
 
 
 def carry_over(out: Path, stage: Path, made: Callable[[str], bool]) -> None:
@@ -161,19 +212,71 @@ def carry_over(out: Path, stage: Path, made: Callable[[str], bool]) -> None:
     empty folder is made again.
 
     A file of the user's where the new site puts one of its own fails the build before
-    anything changes: pgm overwrites neither."""
+    anything changes: pgm overwrites neither.
+
+    Staged inside a mount point, an entry at the top that holds only the user's files
+    and that the new site does not have is left where it is instead (``lost+found``, a
+    folder of photos); the entries of pgm's that the new site no longer has are noted
+    for :func:`publish` to take away."""
     site = site_folder(out)
+    carried: dict[str, list[str]] = {}  # by entry at the top: the user's files below it
+    pgms: set[str] = set()  # the entries at the top holding something pgm made
     for folder, subfolders, files in os.walk(site):
         here = os.path.relpath(folder, site)
         prefix = "" if here == "." else here.replace(os.sep, "/") + "/"
+        if not prefix:  # pgm's staging folders: this build's, or a live one's
+            subfolders[:] = [d for d in subfolders if not _INSIDE.fullmatch(d)]
         links = [d for d in subfolders if os.path.islink(os.path.join(folder, d))]
         subfolders[:] = [d for d in subfolders if d not in links]
+        top = prefix.partition("/")[0]
+        if prefix and made(prefix):
+            pgms.add(top)
         for name in files + links:
             relative = prefix + name
-            if not made(relative) and not _killed_builds_file(prefix, name, made):
-                _carry(site / relative, stage / relative, relative)
+            if made(relative) or _killed_builds_file(prefix, name, made):
+                pgms.add(top or name)
+            else:
+                carried.setdefault(top or name, []).append(relative)
         if prefix and not files and not links and not subfolders and not made(prefix):
-            (stage / here).mkdir(parents=True, exist_ok=True)
+            carried.setdefault(top, []).append(prefix)  # an empty folder, made again
+    _PLANS[os.fspath(stage)] = _carry_all(site, stage, carried, pgms)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a publish does to the entries at the top of the site it replaces, besides
+    putting the new site's in place."""
+
+    drop: tuple[str, ...] = ()
+    """pgm's entries, which the new site has no more."""
+    keep: tuple[str, ...] = ()
+    """The user's, which the new site does not have either."""
+
+
+_PLANS: dict[str, _Plan] = {}
+"""By staging folder: the plan :func:`carry_over` made for :func:`publish`."""
+
+
+def _carry_all(site: Path, stage: Path, carried: dict[str, list[str]], pgms: set[str]
+               ) -> _Plan:
+    """Carry the user's files into ``stage``, by entry at the top of ``site``; staged in
+    it (a mount point), leave there the entries that are the user's alone."""
+    inside = stage.parent == site
+    drop, keep = [], []
+    for name in sorted(carried.keys() | pgms):
+        new = os.path.lexists(stage / name)
+        if not new and name not in pgms:
+            keep.append(name)
+            if inside:
+                continue
+        for relative in carried.get(name, ()):
+            if relative.endswith("/"):
+                (stage / relative).mkdir(parents=True, exist_ok=True)
+            else:
+                _carry(site / relative, stage / relative, relative)
+        if not os.path.lexists(stage / name):
+            drop.append(name)
+    return _Plan(tuple(drop), tuple(keep))
 
 
 _TEMPORARY = re.compile(r"\.(.+)\.\d+\.tmp")
@@ -205,59 +308,60 @@ def _carry(source: Path, target: Path, relative: str) -> None:
 
 def publish(stage: Path, out: Path) -> None:
     """Put ``stage`` in place of ``out``'s target, with that folder's mode as it is now;
-    the old site (if any) is removed afterwards."""
+    the old site (if any) is removed afterwards. A staging folder inside the target (a
+    mount point) is published entry by entry (``pgm.output_swap.publish_entries``); so
+    is one beside a target that turns out not to be renamed (EBUSY: a mount point not
+    told as one) or to lie on another filesystem (EXDEV), after a copy into it."""
     target = site_folder(out)
+    plan = _PLANS.pop(os.fspath(stage), _Plan())
+    if stage.parent == target:
+        publish_entries(stage, target, plan.drop, MARKER)
+        return
     if not target.exists():
         os.rename(stage, target)
         return
     _take_attributes(stage, target, writable=False)
-    if _exchange(stage, target):
-        _remove_tree(stage)
-        return
     old = target.parent / f".{target.name}.pgm-old-{os.getpid()}"
-    os.rename(target, old)
+    try:
+        swapped = exchange(stage, target)
+        if not swapped:
+            os.rename(target, old)
+    except OSError as exc:
+        if exc.errno not in (errno.EBUSY, errno.EXDEV):
+            raise
+        _publish_copied(stage, target, plan)
+        return
+    if swapped:
+        remove_tree(stage, MARKER)
+        return
     os.rename(stage, target)
-    _remove_tree(old)
+    remove_tree(old, MARKER)
+
+
+def _publish_copied(stage: Path, target: Path, plan: _Plan) -> None:
+    """Copy ``stage`` into a staging folder inside ``target`` and publish that, entry by
+    entry; the user's entries the new site does not have stay where they are."""
+    inside = _new_stage(target / f".pgm-new-{os.getpid()}", target)
+    try:
+        for name in os.listdir(stage):
+            if name == MARKER or name in plan.keep:
+                continue
+            if os.path.isdir(stage / name) and not os.path.islink(stage / name):
+                shutil.copytree(stage / name, inside / name, symlinks=True)
+            else:
+                shutil.copy2(stage / name, inside / name, follow_symlinks=False)
+        publish_entries(inside, target, plan.drop, MARKER)
+    except BaseException:
+        remove_tree(inside, MARKER, ignore_errors=True)
+        raise
+    remove_tree(stage, MARKER)
 
 
 def discard(stage: Path) -> None:
+    """Remove the staging folder of a build that failed; the site stays as it was."""
+    _PLANS.pop(os.fspath(stage), None)
     if stage.exists():
-        _remove_tree(stage, ignore_errors=True)
-
-
-def _remove_tree(folder: Path, ignore_errors: bool = False) -> None:
-    """Remove a folder pgm made, even one given a mode read-only for its owner (the
-    mode of the folder it replaced)."""
-    with contextlib.suppress(OSError):
-        os.chmod(folder, stat.S_IMODE(os.lstat(folder).st_mode) | stat.S_IRWXU)
-    shutil.rmtree(folder, ignore_errors=ignore_errors)
-
-
-_RENAME_EXCHANGE = 2
-_AT_FDCWD = -100
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths in one step with Linux ``renameat2``; False where unsupported.
-    ``renameat2`` swaps a link itself, not its target: callers pass resolved paths.
-    ctypes is loaded here, the one place that needs it, not at every start of pgm."""
-    import ctypes
-    import ctypes.util
-
-    libc_name = ctypes.util.find_library("c")
-    if not libc_name:
-        return False
-    try:
-        libc = ctypes.CDLL(libc_name, use_errno=True)
-        renameat2 = libc.renameat2
-    except (OSError, AttributeError):
-        return False
-    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
-        return True
-    error = ctypes.get_errno()
-    if error in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.EPERM):  # unsupported
-        return False
-    raise OSError(error, os.strerror(error), os.fspath(b), None, os.fspath(a))
+        remove_tree(stage, MARKER, ignore_errors=True)
 
 
 def write_files(folder: Path, files: Iterable[tuple[str, str | bytes]]) -> None:
