@@ -378,22 +378,27 @@ def _render_games(plan: Plan, options: BuildOptions, event: _Event, target: Path
                          event.configs, tuple(event.theme_files), options.jobs or default_jobs(),
                          tick)
     states = {}
-    for change, outcome in zip(plan.changes, outcomes, strict=True):
-        if writes is not None:
-            writes.staged += outcome.staged
-            writes.stale += outcome.stale
-            before = set(change.previous.paths) if change.previous else set()
-            writes.new += (path for path in outcome.state.paths if path not in before)
-        outcome.state.remember(change.record)
-        states[change.source.slug] = outcome.state
-        named = shown_name(str(options.event_dir / change.source.relative))
-        if outcome.settling:
-            result.settling.append(named)
-        else:
-            (result.kept if outcome.kept else result.rebuilt).append(named)
-        if outcome.kept and not outcome.settling and _saved_again(change):
-            result.kept_saved.append(named)
-        result.files_written += outcome.files_written
+    try:
+        for change, outcome in zip(plan.changes, outcomes, strict=True):
+            if writes is not None:
+                writes.staged += outcome.staged
+                writes.stale += outcome.stale
+                before = set(change.previous.paths) if change.previous else set()
+                writes.new += (path for path in outcome.state.paths if path not in before)
+            outcome.state.remember(change.record)
+            states[change.source.slug] = outcome.state
+            named = shown_name(str(options.event_dir / change.source.relative))
+            if outcome.settling:
+                result.settling.append(named)
+            else:
+                (result.kept if outcome.kept else result.rebuilt).append(named)
+            if outcome.kept and not outcome.settling and _saved_again(change):
+                result.kept_saved.append(named)
+            result.files_written += outcome.files_written
+    finally:
+        # Stopped here (Ctrl-C between two outcomes), the workers are stopped before
+        # the build removes what it wrote: none of theirs is written after.
+        outcomes.close()
     return states
 
 
@@ -433,6 +438,7 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
     with ``keep_last_good``)."""
     from pgm.event_moves import NAME as MOVES_NAME
     from pgm.event_moves import write_event_moves
+    from pgm.workers import interrupts_held
 
     stage = staging_folder(out)
     try:
@@ -455,9 +461,11 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
         result.files_written += len(site) + 2
         if (out / MARKER).is_file():
             carry_over(out, stage, _made_by_pgm(replaced, out, stage))
-        publish(stage, out)
+        with interrupts_held():  # the old site out of the way and the new one not in
+            publish(stage, out)
     except BaseException:
-        discard(stage)
+        with interrupts_held():  # a second Ctrl-C does not leave half a staging folder
+            discard(stage)
         raise
 
 
@@ -509,37 +517,47 @@ def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, 
     mark = out / f"{STAGING_MARK}{os.getpid()}"
     if plan.changes:
         mark.touch()
-    try:
-        made = _made_in_place(options, event, state, out, plan, result, progress)
-        if made is not None:
-            states, pages, removed = made
-            site, layout = _update_event_files(event, states, state, pages, out, result)
-    finally:
-        mark.unlink(missing_ok=True)
-    if made is None:
-        result.pages += sum(1 for p in state.site_files if p.endswith(".html"))
-        return
-    if removed or plan.replaced:
-        from pgm.workers import remove_stale
+    # Ctrl-C and SIGTERM wait from when every file is made until the site's state is
+    # saved (renames and small writes): the site is then this build's, not half of it.
+    with contextlib.ExitStack() as putting_in_place:
+        try:
+            made = _made_in_place(options, event, state, out, plan, result, progress,
+                                  putting_in_place)
+            if made is not None:
+                states, pages, removed = made
+                site, layout = _update_event_files(event, states, state, pages, out, result)
+        finally:
+            mark.unlink(missing_ok=True)
+        if made is None:
+            result.pages += sum(1 for p in state.site_files if p.endswith(".html"))
+            return
+        if removed or plan.replaced:
+            from pgm.workers import remove_stale
 
-        for slug in removed:
-            remove_stale(out, state.games[slug].paths, set())
-            result.removed.append(shown_name(str(options.event_dir /
-                                                 state.games[slug].entry.relative)))
-        for old in plan.replaced:  # a removed record's slug, taken by a new one
-            remove_stale(out, old.paths, set(states[old.entry.slug].paths))
-    save_state(out, BuildState(state.site_fingerprint, states, site, layout, plan.drafts,
-                               state.static_files), keep=True)
+            for slug in removed:
+                remove_stale(out, state.games[slug].paths, set())
+                result.removed.append(shown_name(str(options.event_dir /
+                                                     state.games[slug].entry.relative)))
+            for old in plan.replaced:  # a removed record's slug, taken by a new one
+                remove_stale(out, old.paths, set(states[old.entry.slug].paths))
+        save_state(out, BuildState(state.site_fingerprint, states, site, layout, plan.drafts,
+                                   state.static_files), keep=True)
 
 
 def _made_in_place(options: BuildOptions, event: _Event, state: BuildState, out: Path,
                    plan: Plan, result: BuildResult,
-                   progress: Callable[[int], Progress] | None
+                   progress: Callable[[int], Progress] | None,
+                   putting_in_place: contextlib.ExitStack
                    ) -> tuple[dict[str, GameState], list[tuple[str, str]], list[str]] | None:
     """Render the changed games beside the files they replace and the event's pages,
     then put the games' files in place: (every game's state, the event's pages, the
-    games removed), or None when nothing changed."""
+    games removed), or None when nothing changed. Once everything is made,
+    ``putting_in_place`` holds interruptions back (``interrupts_held``) until the caller
+    is done."""
+    from pgm.workers import interrupts_held
+
     writes = InPlaceWrites()
+    folders = _folders_to_make(out, plan)
     try:
         states = _run(plan, options, event, out, True, result, progress, None, writes)
         removed = [slug for slug in state.games if slug not in states]
@@ -553,11 +571,31 @@ def _made_in_place(options: BuildOptions, event: _Event, state: BuildState, out:
         listed = set(state.site_files)
         writes.new += (path for path, _ in pages if path not in listed)
         writes.refuse_users_files(out, state, dict(pages))
+        putting_in_place.enter_context(interrupts_held())
     except BaseException:
-        writes.discard(out, (change.source.slug for change in plan.changes))
+        with interrupts_held():  # a second Ctrl-C does not leave some of them
+            writes.discard(out, (change.source.slug for change in plan.changes))
+            for folder in folders:
+                with contextlib.suppress(OSError):  # one that holds a file is not emptied
+                    folder.rmdir()
         raise
     writes.commit(out)
     return states, pages, removed
+
+
+def _folders_to_make(out: Path, plan: Plan) -> list[Path]:
+    """The folders of the games new to the site that are not there yet, deepest first:
+    a rebuild that fails (or is stopped) removes those it made once it has emptied them
+    of its files, and no other."""
+    missing: set[Path] = set()
+    for change in plan.changes:
+        if change.previous is not None:
+            continue  # a game of the site: its folder is there
+        folder = out / change.source.slug
+        while folder != out and not os.path.lexists(folder):
+            missing.add(folder)
+            folder = folder.parent
+    return sorted(missing, key=lambda folder: len(folder.parts), reverse=True)
 
 
 def _update_event_files(event: _Event, states: dict[str, GameState], state: BuildState,

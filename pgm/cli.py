@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 
@@ -115,11 +119,16 @@ def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
     """
     show_bar = not quiet and sys.stderr.isatty()
     options = BuildOptions(event_dir, out, strict, base_url, jobs=jobs)
+    came: list[int] = []
     try:
-        result = build_site(options, progress=_progress_bar if show_bar else None,
-                            waiting=partial(click.echo, err=True))
+        with _stopped_by_signals(came):
+            result = build_site(options, progress=_progress_bar if show_bar else None,
+                                waiting=partial(click.echo, err=True))
     except BuildError as exc:
         raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:
+        _close_bar()
+        _end_as_stopped(came[0] if came else signal.SIGINT, out or event_dir / "_site")
     finally:
         _close_bar()
     for diagnostic in result.diagnostics:
@@ -127,6 +136,51 @@ def build(event_dir: Path, out: Path | None, strict: bool, base_url: str | None,
     if not quiet or result.failed(strict):
         click.echo(_summary(result, strict, event_dir), err=True)
     sys.exit(1 if result.failed(strict) else 0)
+
+
+_SIGNAL_NAMES: dict[int, str] = {signal.SIGINT: "Ctrl-C (SIGINT)", signal.SIGTERM: "SIGTERM"}
+
+
+@contextlib.contextmanager
+def _stopped_by_signals(came: list[int]) -> Iterator[None]:
+    """SIGTERM, the signal ``timeout``, CI runners, systemd and ``docker stop`` send,
+    stops the block as Ctrl-C does, by KeyboardInterrupt: the build removes what it
+    wrote, and its workers (``pgm.workers``). Each signal is noted in ``came``. One that
+    pgm was started ignoring (Ctrl-C, for a job a script started in the background)
+    stays ignored; only the main thread sets handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        came.append(signum)
+        raise KeyboardInterrupt
+
+    previous = {}
+    try:
+        for signum in _SIGNAL_NAMES:
+            if signal.getsignal(signum) != signal.SIG_IGN:
+                previous[signum] = signal.signal(signum, stop)
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+
+
+def _end_as_stopped(signum: int, out: Path) -> None:
+    """End a build stopped by ``signum`` once it has cleaned up, by that signal, as it
+    would have ended unhandled: a shell reports status 128 + the signal's number (130
+    for Ctrl-C, 143 for SIGTERM), and a shell loop running pgm stops at Ctrl-C instead
+    of going on to the next command (an exit status alone would not tell it)."""
+    click.echo(f"Stopped by {_SIGNAL_NAMES.get(signum, f'signal {signum}')}: "
+               f"{shown_name(str(out))} holds the last site a build finished; nothing "
+               "half-made is left.", err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if sys.platform != "win32":  # there, os.kill would end pgm with the number as status
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+    sys.exit(128 + signum)
 
 
 def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
@@ -289,7 +343,8 @@ def watch(event_dir: Path, out: Path | None, base_url: str | None) -> None:
     _refuse_built_site(event_dir)
     click.echo(f"Watching {event_dir} (Ctrl-C to stop)", err=True)
     try:
-        with contextlib.suppress(KeyboardInterrupt):
+        # Ctrl-C, or SIGTERM (a service stopped), ends the watch as it is meant to end
+        with contextlib.suppress(KeyboardInterrupt), _stopped_by_signals([]):
             watch_site(BuildOptions(event_dir, out, False, base_url), _RebuildLog(),
                        waiting=_stamped)
     except OutputFolderError as exc:

@@ -7,13 +7,15 @@ never holds the pages of the whole event: memory stays flat as events grow.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import itertools
 import os
 import signal
+import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,13 +32,17 @@ from pgm.site_pages import render_game_files
 from pgm.state import COARSE_SETTLED_NS, SAVE_SETTLE_NS, GameState, coarse_time
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from types import FrameType
 
     from pgm.diagnostics import Diagnostic
     from pgm.games import LoadedGame
     from pgm.site_model import GameEntry
 
 _MIN_GAMES_FOR_WORKERS = 8
+
+_Handler = Callable[[int, "FrameType | None"], object] | int | None
+"""A signal's handler, as ``signal.signal`` takes and gives it."""
 
 
 @dataclass(frozen=True)
@@ -99,11 +105,31 @@ def _game_loader() -> Callable[[Source, GameSettings, bytes], LoadedGame]:
 
 
 def _init_process(configs: ConfigSet, theme: Theme) -> None:
-    """A worker must not outlive a build that was killed: it would go on writing into a
-    staging folder the next build has already cleaned away."""
+    """A worker leaves Ctrl-C to the build, and must not outlive a build that was
+    killed: it would go on writing into a staging folder the next build has already
+    cleaned away."""
+    _leave_stopping_to_the_build()
     _die_with_parent()
     _init(configs, theme)
     _collect_less()
+
+
+_STOPS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
+"""What stops a build: Ctrl-C, and what ``timeout``, CI runners, systemd and ``docker
+stop`` send."""
+
+
+def _leave_stopping_to_the_build() -> None:
+    """Ctrl-C reaches every process of the terminal's group, the workers too; one stopped
+    by it while it takes its next task holds the task queue's lock for ever, and the
+    pool, which waits for it, with it. A worker ignores it: the build decides, and
+    kills its workers (``_stop_workers``). SIGTERM kills a worker, as the pool's own
+    ``terminate`` expects, not the build's handler it was forked with. Both signals are
+    held from the fork (``_forking``) until then."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
 
 
 _YOUNG_OBJECTS = 50_000
@@ -420,8 +446,11 @@ def default_jobs() -> int:
 
 
 def run_tasks(tasks: list[GameTask], configs: ConfigSet, theme: Theme, jobs: int,
-              tick: Callable[[int], None] | None = None) -> Iterator[GameOutcome]:
-    """Outcomes in task order; worker processes only when they pay for themselves."""
+              tick: Callable[[int], None] | None = None
+              ) -> Generator[GameOutcome, None, None]:
+    """Outcomes in task order; worker processes only when they pay for themselves.
+    Closed before the last outcome (the build failed, or was stopped), it stops its
+    workers before it returns."""
     if jobs <= 1 or len(tasks) < _MIN_GAMES_FOR_WORKERS:
         _init(configs, theme)
         for task in tasks:
@@ -446,14 +475,16 @@ def _run_in_pool(tasks: list[GameTask], configs: ConfigSet, theme: Theme, jobs: 
     context = multiprocessing.get_context("fork")
     parent = os.getpid()
     tasks = [replace(task, parent=parent) for task in tasks]
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_process,
-                             initargs=(configs, theme)) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_process,
+                               initargs=(configs, theme))
+    try:
         # A bounded window of tasks in flight: submitting every game at once would hold
         # all their futures and results in this process as the event grows.
         window: deque[Future[list[GameOutcome]]] = deque()
         pending = _chunks(tasks, jobs)
-        for chunk in itertools.islice(pending, jobs * 2):
-            window.append(pool.submit(run_chunk, chunk))
+        with _forking():  # the first task starts the workers
+            for chunk in itertools.islice(pending, jobs * 2):
+                window.append(pool.submit(run_chunk, chunk))
         while window:
             outcomes = window.popleft().result()
             for chunk in itertools.islice(pending, 1):
@@ -462,6 +493,90 @@ def _run_in_pool(tasks: list[GameTask], configs: ConfigSet, theme: Theme, jobs: 
                 yield outcome
                 if tick:
                     tick(1)
+        pool.shutdown()
+    except BaseException:
+        # Ctrl-C or SIGTERM (KeyboardInterrupt), a worker's failure, or the build no
+        # longer reading (GeneratorExit: it failed, or was stopped, between two
+        # outcomes): the workers are stopped before the build removes what it wrote.
+        with interrupts_held():
+            _stop_workers(pool)
+        raise
+
+
+@contextlib.contextmanager
+def _forking() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back from this thread while it forks the workers, which
+    are forked holding them too, until they have set them aside
+    (``_leave_stopping_to_the_build``): one that came meanwhile would stop a worker
+    half-started, and the pool with it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+_STOP_SECONDS = 30.0
+"""How long a build stopping waits for its workers to be gone: a process killed while
+it waits on a disk (a network share) ends only once the disk answers."""
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers and wait until they are gone, so that none writes a file
+    after the build has removed its own. Not the pool's shutdown alone: that waits for
+    the tasks under way to finish, and for a worker stopped while it held the task
+    queue's lock, for ever. The pool then finds its workers gone and winds itself
+    down. (Python 3.14's ``ProcessPoolExecutor.kill_workers`` does the same, bar the
+    wait.)"""
+    from multiprocessing.connection import wait
+
+    processes = tuple((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()
+    running = [process.sentinel for process in processes]
+    deadline = time.monotonic() + _STOP_SECONDS
+    while running and (left := deadline - time.monotonic()) > 0:
+        gone = wait(running, left)
+        running = [sentinel for sentinel in running if sentinel not in gone]
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) and SIGTERM back while the block runs, and act on the first
+    that came once it is over: for what must not stop half-way (the site being put in
+    place, files of the build being removed, its workers being stopped). Only the main
+    thread has handlers to set; elsewhere (``pgm serve``'s builds) the block runs as it
+    is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+
+    def hold(signum: int, _frame: object) -> None:
+        came.append(signum)
+
+    previous: dict[int, _Handler] = {}
+    try:
+        for signum in _STOPS:
+            previous[signum] = signal.signal(signum, hold)
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        if came:
+            _deliver(came[0], previous.get(came[0]))
+
+
+def _deliver(signum: int, handler: _Handler) -> None:
+    """Act on a signal held back, as ``handler`` (the one held back from) would have."""
+    if callable(handler):
+        handler(signum, None)  # Python's own for Ctrl-C raises KeyboardInterrupt
+    elif handler in (signal.SIG_DFL, None):
+        signal.raise_signal(signum)
 
 
 _CHUNK = 8
