@@ -18,10 +18,10 @@ from pgm.crossword_ending import EndLines
 from pgm.crossword_leaves import check_kept_tiles
 from pgm.crossword_model import CrosswordGame
 from pgm.crossword_racks import check_stated_racks, known_racks
-from pgm.crossword_readings import Trial, reread_rack
+from pgm.crossword_readings import Trial, missing, reread_exchange, reread_rack
 from pgm.crossword_rules import Rules, choose_rules
 from pgm.crossword_state import Rack, State, Step, TileTally, warn_of_racks_beyond_set
-from pgm.crossword_typos import as_written, read_play, spelling_notes
+from pgm.crossword_typos import Reading, SpellingNotes, as_written, read_play
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Folded, Severity
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.gcg_model import unknown_nickname
@@ -29,9 +29,7 @@ from pgm.scoring import RACK_SIZE, OccupiedSquareError, PlacementError, ScoredPl
 from pgm.tiles import BLANK, UNKNOWN, TileError, tile_text
 
 MAX_SCORELESS_TURNS = 6
-_NO_HINTS = ("", "")
-"""What the warnings of a play taken as written add: nothing (it agrees with its line)."""
-_PLAY = EventKind.PLAY  # named once: naming a kind is slow on Python 3.11
+_PLAY, _EXCHANGE = EventKind.PLAY, EventKind.EXCHANGE  # naming a kind is slow on 3.11
 _RACK_SYMBOLS = BLANK + UNKNOWN
 
 
@@ -85,18 +83,6 @@ def _other_tiles(rack: Rack, other: Rack) -> bool:
     """Whether two known racks hold different tiles: the same rack written in another
     order or case (``ABELTU``, ``abeltu``) is the same rack."""
     return rack is not None and other is not None and sorted(rack) != sorted(other)
-
-
-def _missing(tiles: list[str], rack: tuple[str, ...]) -> list[str]:
-    """``tiles`` less ``rack``, as multisets."""
-    left = list(rack)
-    missing = []
-    for tile in tiles:
-        try:
-            left.remove(tile)
-        except ValueError:
-            missing.append(tile)
-    return missing
 
 
 class _StopReplay(Exception):
@@ -174,8 +160,9 @@ class _Replay:
         """A line for the tiles left above it does not end the game (see ``_closing``)."""
         self.off_centre_start = False
         """Whether the first play missed the centre square (see ``_looks_like_upwords``)."""
-        self.spellings = bool(self.rules.codec.aliases)
-        """Whether the set has tiles a record may spell another way (``spelling_notes``)."""
+        self.spellings = SpellingNotes(self.rules.codec, self.sink) \
+            if self.rules.codec.aliases else None
+        """The tiles a record spells another way, when the set has such tiles."""
 
     def start(self) -> State:
         n = self.players
@@ -204,6 +191,8 @@ class _Replay:
                     self._check_stated_racks(event.racks_after)
         finally:
             self.late.close()
+            if self.spellings is not None:
+                self.spellings.close()
         if self.record.unreadable_line is not None:
             return self.record.unreadable_line
         self.ending.close(self.steps)
@@ -211,7 +200,7 @@ class _Replay:
 
     def _check_stated_racks(self, racks: tuple[tuple[int, str, int], ...]) -> None:
         for _seat, text, line in racks:
-            rack = self._rack(Event(line, EventKind.PASS, "", text, 0, 0))
+            rack = self._rack(Event(line, EventKind.PASS, "", text, 0, 0), reread=True)
             self._check_supply(line, rack)
 
     # -- one event ---------------------------------------------------------------------
@@ -220,11 +209,13 @@ class _Replay:
         if event.kind is EventKind.END_RACK_POINTS and event.score < 0:
             event = self._penalty_without_rack(event)
         player = self._player(event, before)
-        if self.spellings:
-            for note in spelling_notes(self.rules.codec, event):
-                self.sink.warning(event.line, note)
-        # a play's rack is checked with its tiles, as the two may be read otherwise
-        rack = self._read_rack(event) if event.kind is _PLAY else self._rack(event, reread=True)
+        if self.spellings is not None:
+            self.spellings.add(event)
+        # a play's or an exchange's rack is read with its tiles, which the same slip
+        # may have been typed into
+        kind = event.kind
+        rack = self._read_rack(event) if kind is _PLAY or kind is _EXCHANGE \
+            else self._rack(event, reread=True)
         if event.kind.is_turn:
             self._check_turn_order(event, player, before)
         scores = _with_total(before.scores, player, event.cumulative)
@@ -281,7 +272,7 @@ class _Replay:
         if rack is not None and len(rack) > RACK_SIZE:
             note = ""
             if reread:
-                rack, note = reread_rack(self.rules, event, rack)
+                rack, note = reread_rack(self.rules, event.rack, rack)
             self._warn_of_big_rack(event, rack, note)
         return rack
 
@@ -328,11 +319,11 @@ class _Replay:
             self.sink.error(event.line, f"{event.position!r} is not a coordinate "
                                         f"(expected e.g. {example})")
             raise _StopReplay
-        scored, rack, hints = self._read_play(move, placement)
+        scored, rack, reading = self._read_play(move, placement)
         played = scored.played
         if rack is not move.rack:
             move = move._replace(rack=rack)
-        self._check_play(move, scored, played, hints)
+        self._check_play(move, scored, played, reading)
         self.tally.add(played)
         drawn = min(len(scored.placed), before.bag)
         sizes = list(before.rack_sizes)
@@ -346,10 +337,11 @@ class _Replay:
                     scored.words, scored.score, False, played)
 
     def _read_play(self, move: _Move, placement: Placement
-                   ) -> tuple[ScoredPlay, Rack, tuple[str, str]]:
-        """The play on the board and its rack, as read, and what its score and rack
-        warnings add (see ``pgm.crossword_typos``), with the warnings of how a line
-        that disagrees with itself is read; one that cannot be placed stops the replay."""
+                   ) -> tuple[ScoredPlay, Rack, Reading | None]:
+        """The play on the board and its rack, as read, and how (see
+        ``pgm.crossword_typos``; None when taken as written, as it agrees with its line),
+        with the warnings of how a line that disagrees with itself is read; one that
+        cannot be placed stops the replay."""
         event, rack = move.event, move.rack
         rules = self.rules
         try:
@@ -366,7 +358,7 @@ class _Replay:
             if as_written(rules, event, labels, rack, scored):
                 if rack is not None and len(rack) > RACK_SIZE:
                     self._warn_of_big_rack(event, rack)
-                return scored, rack, _NO_HINTS
+                return scored, rack, None
             written = Trial(labels, rack, scored, None)
         reading = read_play(rules, cells, placement, event, written)
         trial = reading.trial
@@ -380,7 +372,7 @@ class _Replay:
             self.sink.error(event.line,
                             f"cannot place {event.position} {event.word}: {trial.error}{upwords}")
             raise _StopReplay
-        return trial.scored, trial.rack, (reading.score_hint, reading.rack_hint)
+        return trial.scored, trial.rack, reading
 
     def _looks_like_upwords(self) -> bool:
         """Whether a record may be an Upwords game that lacks its ``#game-type``: it names
@@ -389,9 +381,9 @@ class _Replay:
         return "game-type" not in self.record.pragmas and self.off_centre_start
 
     def _check_play(self, move: _Move, scored: ScoredPlay, played: list[str],
-                    hints: tuple[str, str]) -> None:
+                    reading: Reading | None) -> None:
         """Warnings about a play placed on the board; ``played`` are its rack labels,
-        ``hints`` what the score and the rack warnings add (``Reading``)."""
+        ``reading`` how its line was read (None: as written, which agrees with it)."""
         event = move.event
         line = event.line
         for warning in scored.warnings:
@@ -402,7 +394,7 @@ class _Replay:
         if scored.score != event.score:
             self.sink.warning(line, f"{event.position} {event.word} is recorded as "
                                     f"{event.score:+d}, but the board scores it {scored.score:+d}"
-                                    f"{hints[0]}")
+                                    f"{reading.score_hint if reading else ''}")
         first_play = not self.tally.on_board
         if first_play and self.rules.layout.center not in {(t.row, t.col) for t in scored.placed}:
             self.off_centre_start = True
@@ -410,17 +402,17 @@ class _Replay:
         elif not first_play and not scored.touches:
             self.sink.warning(line, f"{event.position} {event.word} does not touch any tile "
                                     "on the board")
-        if hints is not _NO_HINTS:  # else the rack is known to hold them (``as_written``)
-            self._check_subset(line, played, move.rack, "played tiles", hints[1])
+        if reading is not None:  # else the rack is known to hold them (``as_written``)
+            self._check_subset(line, played, move.rack, "played tiles", reading.rack_hint)
         self._check_supply(line, move.rack)
 
     def _check_subset(self, line: int, tiles: list[str], rack: Rack, what: str,
                       hint: str = "") -> None:
         if rack is None or UNKNOWN in rack:
             return
-        missing = _missing(tiles, rack)
-        if missing:
-            listed = tile_text(sorted(missing))
+        lacked = missing(tiles, rack)
+        if lacked:
+            listed = tile_text(sorted(lacked))
             self.sink.warning(line, f"{what} {listed} are not on the rack {tile_text(rack)}"
                                     f"{hint}")
 
@@ -437,23 +429,32 @@ class _Replay:
 
     def _exchange(self, move: _Move) -> Step:
         event, before = move.event, move.before
-        unreadable = False
-        if event.exchange_count is not None:
-            count, notation = event.exchange_count, f"-{event.exchange_count}"
-        else:
+        tiles: list[str] = []
+        error = None
+        if event.exchange_count is None:
             try:
                 tiles = self.rules.codec.split(event.tiles, allow=BLANK + UNKNOWN)
             except TileError as exc:
-                self.sink.warning(event.line, f"exchanged tiles {event.tiles!r}: {exc}")
-                tiles, unreadable = [], True
+                error = exc
+        rack = move.rack
+        if rack is not None and len(rack) > RACK_SIZE:
+            rack, tiles, note = reread_exchange(self.rules, event, rack, tiles)
+            self._warn_of_big_rack(event, rack, note)
+            move = move._replace(rack=rack)
+        unreadable = error is not None
+        if unreadable:
+            self.sink.warning(event.line, f"exchanged tiles {event.tiles!r}: {error}")
+        if event.exchange_count is not None:
+            count, notation = event.exchange_count, f"-{event.exchange_count}"
+        else:
             # GCG 1.3 writes unknown exchanged tiles as ``_``; CGP has no such tile, so a
             # partly known exchange is written as its count.
             known = [t.upper() for t in tiles if t != UNKNOWN]
             count = len(tiles)
             notation = (("-" + write_rack(tuple(known))) if len(known) == count
                         else f"-{count}") if count else ""
-            self._check_subset(event.line, known, move.rack, "exchanged tiles")
-        self._check_supply(event.line, move.rack)
+            self._check_subset(event.line, known, rack, "exchanged tiles")
+        self._check_supply(event.line, rack)
         if not 0 < count <= RACK_SIZE and not unreadable:
             self.sink.warning(event.line, f"an exchange of {count} tiles: a rack holds 1 to "
                                           f"{RACK_SIZE}")

@@ -473,11 +473,17 @@ def _counts(rack: tuple[str, ...]) -> Counter[str]:
 
 
 def rack_tiles(rules: Rules, rack: str) -> Rack:
-    """A rack field's tiles by label (``?`` a blank); None when it cannot be read."""
+    """A rack field's tiles by label (``?`` a blank); None when it cannot be read. A
+    rack of more tiles than a rack holds is read as the replay reads it (Spanish ``CH``
+    typed for ``[CH]``: ``TileCodec.rack_reading``), so that a #rackN line and the
+    lines made from it agree."""
     if rack.upper() == "UNKNOWN":
         return None
     try:
         labels = rules.codec.split(rack.replace(".", BLANK), allow=BLANK + UNKNOWN)
     except TileError:
         return None
-    return tuple(t if t in (BLANK, UNKNOWN) else t.upper() for t in labels)
+    tiles = [t if t in (BLANK, UNKNOWN) else t.upper() for t in labels]
+    if len(tiles) > RACK_SIZE:
+        return tuple(rules.codec.rack_reading(rack, tiles, RACK_SIZE))
+    return tuple(tiles)

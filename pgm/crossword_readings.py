@@ -20,7 +20,7 @@ from pgm.crossword_rules import Rules
 from pgm.crossword_state import Rack
 from pgm.gcg import Event
 from pgm.scoring import RACK_SIZE, Cells, PlacementError, ScoredPlay, square_name
-from pgm.tiles import BLANK, UNKNOWN, is_blank, tile_text
+from pgm.tiles import BLANK, MIDDLE_DOT, UNKNOWN, is_blank, tile_text
 
 CASE = "case"
 """A blank typed in capitals, a tile in lower case, a multi-letter tile in both."""
@@ -31,7 +31,6 @@ LOOK_ALIKE = "look-alike"
 DOT = "dot"
 """Catalan ``L·L`` typed with a full stop, on a square that is empty."""
 CASE_ADVICE = "blanks are written in lower case, other tiles in capitals"
-_MIDDLE_DOT = "\u00b7"
 
 
 class Trial(NamedTuple):
@@ -67,6 +66,18 @@ class Trial(NamedTuple):
     def key(self) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
         """Readings that put the same tiles down from the same rack are one."""
         return tuple(self.labels), None if self.rack is None else tuple(sorted(self.rack))
+
+
+def missing(tiles: Sequence[str], rack: Sequence[str]) -> list[str]:
+    """``tiles`` less ``rack``, as multisets: the tiles of ``tiles`` the rack lacks."""
+    left = list(rack)
+    lacked = []
+    for tile in tiles:
+        try:
+            left.remove(tile)
+        except ValueError:
+            lacked.append(tile)
+    return lacked
 
 
 def rack_lacks(tiles: Sequence[str], rack: Sequence[str]) -> bool:
@@ -105,12 +116,14 @@ _Alternative = tuple[list[str], Rack, str, str, str]
 
 
 def alternatives(rules: Rules, cells: Cells, placement: Placement, event: Event,
-                 written: Trial, new: Sequence[bool]) -> Iterator[_Alternative]:
+                 written: Trial, new: Sequence[bool], pairs: RunIns
+                 ) -> Iterator[_Alternative]:
     """The readings of a play line other than ``written``, which the line disagrees
-    with; ``new`` tells which of its tiles the play puts down (:func:`new_tiles`)."""
+    with; ``new`` tells which of its tiles the play puts down (:func:`new_tiles`), and
+    ``pairs`` where its letters spell a tile (:func:`run_in_pairs`)."""
     yield from _case_readings(event, written, new)
-    yield from _run_in_readings(rules, event, written, new, certain=True)
-    yield from _run_in_readings(rules, event, written, new, certain=False)
+    yield from _run_in_readings(rules, event, written, pairs.certain, certain=True)
+    yield from _run_in_readings(rules, event, written, pairs.look_alike, certain=False)
     yield from _dot_readings(rules, cells, placement, event, written)
 
 
@@ -159,74 +172,85 @@ def _case_problem(labels: Sequence[str], tried: Sequence[str], flipped: Sequence
             f"{rack}, but a blank is")
 
 
-def run_in_pairs(rules: Rules, event: Event, written: Trial, new: Sequence[bool], *,
-                 certain: bool) -> list[int]:
-    """Where two tiles written side by side as bare letters spell a multi-letter tile:
-    the index of the first of each pair. ``certain``: of a tile whose letters are never
-    two tiles (Spanish CH), else of one whose letters may be (Catalan LL). When the play
-    can be placed, only pairs of tiles it puts down (``new``) count: a C already on the
-    board is no slip of this line."""
+class RunIns(NamedTuple):
+    """Where two tiles of a play written side by side as bare letters spell a
+    multi-letter tile: the index of the first of each pair."""
+
+    certain: list[int]
+    """Of a tile whose letters are never two tiles (Spanish CH)."""
+    look_alike: list[int]
+    """Of a tile whose letters may be (Catalan LL, also two L tiles)."""
+
+
+def run_in_pairs(rules: Rules, event: Event, written: Trial, new: Sequence[bool]) -> RunIns:
+    """The pairs of tiles of ``written`` that spell a multi-letter tile: of a sure slip
+    left to right, as the spec splits tiles (``CHH`` is CH and H); of one that may not
+    be, every pair, as each is a reading of its own (``ALLL``: A L·L L or A L L·L).
+    When the play can be placed, only pairs of tiles it puts down (``new``) count: a C
+    already on the board is no slip of this line."""
+    found = RunIns([], [])
     run_ins = rules.codec.run_ins
     upper = event.word.upper()
     if not run_ins or not any(letters in upper for letters in run_ins):
-        return []
+        return found
     bare = rules.codec.bare(event.word)
     labels = written.labels
     if bare is None or len(bare) != len(labels):
-        return []  # tiles separated by | are separate as written
+        return found  # tiles separated by | are separate as written
     placed = written.scored is not None
-    pairs: list[int] = []
     i = 0
     while i < len(labels) - 1:
         letters = (labels[i] + labels[i + 1]).upper()
         tile = run_ins.get(letters)
-        if (tile is not None and bare[i] and bare[i + 1] and (tile == letters) == certain
+        if (tile is not None and bare[i] and bare[i + 1]
                 and (not placed or (new[i] and new[i + 1]))):
-            pairs.append(i)
-            i += 2
-        else:
-            i += 1
-    return pairs
+            if tile == letters:
+                found.certain.append(i)
+                i += 2
+                continue
+            found.look_alike.append(i)
+        i += 1
+    return found
 
 
-def _run_in_readings(rules: Rules, event: Event, written: Trial, new: Sequence[bool], *,
+def _run_in_readings(rules: Rules, event: Event, written: Trial, pairs: list[int], *,
                      certain: bool) -> Iterator[_Alternative]:
-    """The pairs of :func:`run_in_pairs` read as their tile, with the rack's letters
-    read so too or not: all pairs at once for a sure slip, each alone for one that may
-    not be; and a rack too big with such letters, read so."""
+    """The ``pairs`` of :func:`run_in_pairs` read as their tile, with the rack's letters
+    read so too or not: all pairs at once for a sure slip (``certain``), each alone for
+    one that may not be; and a rack too big with such letters, read so (alone)."""
     kind = RUN_IN if certain else LOOK_ALIKE
-    pairs = run_in_pairs(rules, event, written, new, certain=certain)
+    run_ins = rules.codec.run_ins
     for group in ([pairs] if certain else [[i] for i in pairs]) if pairs else []:
         letters = [(written.labels[i] + written.labels[i + 1]).upper() for i in group]
         problem = pairs_text(written.labels, group, certain)
-        advice = how_written(rules, {rules.codec.run_ins[pair] for pair in letters})
+        advice = how_written(rules, {run_ins[pair] for pair in letters})
         rack = _rack_merged(rules, event.rack, letters, every=certain)
-        for tried in _merged(rules, written.labels, group):
+        spans = [(i, i + 2, run_ins[pair]) for i, pair in zip(group, letters, strict=True)]
+        for tried in _folded(written.labels, spans):
             yield tried, rack, kind, problem, advice
             if rack != written.rack:
                 yield tried, written.rack, kind, problem, advice
     rack = written.rack
-    if certain and rack is not None and len(rack) > RACK_SIZE:
-        merged, note = reread_rack(rules, event, rack)
-        if note:
+    if rack is not None and len(rack) > RACK_SIZE:
+        letters = [pair for pair, tile in run_ins.items() if (pair == tile) == certain]
+        merged = _rack_merged(rules, event.rack, letters, every=True) if letters else rack
+        if merged is not None and merged != rack and len(merged) <= RACK_SIZE:
             yield (written.labels, merged, kind,
                    f"the rack {event.rack} holds {len(rack)} tiles as written",
                    how_written(rules, _merged_tiles(rules, rack, merged)))
 
 
-def _merged(rules: Rules, labels: Sequence[str], group: Sequence[int]
+def _folded(labels: Sequence[str], spans: Sequence[tuple[int, int, str]]
             ) -> Iterator[list[str]]:
-    """``labels`` with each pair at ``group`` one tile: in capitals or lower case as
-    its letters are, and both ways when they differ."""
-    options = []
-    for i in group:
-        tile = rules.codec.run_ins[(labels[i] + labels[i + 1]).upper()]
-        options.append(_cases(tile, labels[i], labels[i + 1]))
+    """``labels`` with each span ``(start, end, tile)`` of them read as that one tile:
+    in capitals or lower case as the letters it is read from are written, and both
+    ways when they differ."""
+    options = [_cases(tile, labels[start], labels[end - 1]) for start, end, tile in spans]
     for tiles in itertools.product(*options):
-        merged = list(labels)
-        for i, tile in sorted(zip(group, tiles, strict=True), reverse=True):
-            merged[i:i + 2] = [tile]
-        yield merged
+        folded = list(labels)
+        for (start, end, _tile), tile in sorted(zip(spans, tiles, strict=True), reverse=True):
+            folded[start:end] = [tile]
+        yield folded
 
 
 def _cases(tile: str, first: str, last: str) -> list[str]:
@@ -243,23 +267,17 @@ def _rack_merged(rules: Rules, text: str, letters: Sequence[str], *, every: bool
     """The rack written ``text`` with ``letters`` (``CH``) read as their tile where
     written bare: all such pairs (``every``), or one for each of ``letters``."""
     rack = rack_tiles(rules, text) if text else None
-    bare = rules.codec.bare(text) if rack is not None else None
-    if rack is None or bare is None or len(bare) != len(rack):
+    if rack is None:
         return rack
     wanted = Counter(letters)
-    merged: list[str] = []
-    i = 0
-    while i < len(rack):
-        pair = "".join(rack[i:i + 2])
-        if i + 1 < len(rack) and bare[i] and bare[i + 1] and (
-                wanted[pair] > 0 or (every and pair in wanted)):
+
+    def join(pair: str) -> bool:
+        if wanted[pair] > 0 or (every and pair in wanted):
             wanted[pair] -= 1
-            merged.append(rules.codec.run_ins[pair])
-            i += 2
-        else:
-            merged.append(rack[i])
-            i += 1
-    return tuple(merged)
+            return True
+        return False
+
+    return tuple(rules.codec.joined(text, rack, join))
 
 
 def _merged_tiles(rules: Rules, before: Sequence[str], after: Rack) -> set[str]:
@@ -300,47 +318,69 @@ def _dot_readings(rules: Rules, cells: Cells, placement: Placement, event: Event
                   written: Trial) -> Iterator[_Alternative]:
     """``L.L`` read as the ``L·L`` tile where its ``.`` marks an empty square (no
     played-through tile), which the play cannot be placed with as written."""
-    dotted = {label.replace(_MIDDLE_DOT, "."): label
-              for label in rules.distribution.multi_letter_labels if _MIDDLE_DOT in label}
+    dotted = {label.replace(MIDDLE_DOT, "."): label
+              for label in rules.distribution.multi_letter_labels if MIDDLE_DOT in label}
     if written.scored is not None or not dotted:
         return
     labels = written.labels
     size = rules.layout.size
-    group = []
+    spans = []
     for i in range(1, len(labels) - 1):
         row, col = placement.square(i)
-        if (labels[i] == "." and f"{labels[i - 1]}.{labels[i + 1]}".upper() in dotted
+        tile = dotted.get(f"{labels[i - 1]}.{labels[i + 1]}".upper())
+        if (labels[i] == "." and tile is not None
                 and 0 <= row < size and 0 <= col < size and not cells[row * size + col]):
-            group.append(i)
-    if not group:
+            spans.append((i - 1, i + 2, tile))
+    if not spans:
         return
     text = event.rack
     for spelling, tile in dotted.items():
         text = text.replace(spelling, tile)
     rack = rack_tiles(rules, text) if text else None
-    options = [_cases(dotted[f"{labels[i - 1]}.{labels[i + 1]}".upper()], labels[i - 1],
-                      labels[i + 1]) for i in group]
-    problem = (f"'.' marks a played-through tile at {square_name(*placement.square(group[0]))}"
-               ", but that square is empty")
+    problem = (f"'.' marks a played-through tile at "
+               f"{square_name(*placement.square(spans[0][0] + 1))}, but that square is empty")
     advice = how_written(rules, set(dotted.values()))
-    for tiles in itertools.product(*options):
-        merged = list(labels)
-        for i, tile in sorted(zip(group, tiles, strict=True), reverse=True):
-            merged[i - 1:i + 2] = [tile]
-        yield merged, rack, DOT, problem, advice
+    for tried in _folded(labels, spans):
+        yield tried, rack, DOT, problem, advice
 
 
-def reread_rack(rules: Rules, event: Event, rack: Rack) -> tuple[Rack, str]:
-    """A rack of more tiles than a rack holds, with the letters of a tile that they
-    always stand for written bare (Spanish ``CH``): read as that tile when the rack
-    then fits, with a warning; else the rack as written, and no warning."""
-    run_ins = rules.codec.run_ins
-    if rack is None or len(rack) <= RACK_SIZE or not run_ins:
+def reread_rack(rules: Rules, text: str, rack: Rack) -> tuple[Rack, str]:
+    """A rack (written ``text``) of more tiles than a rack holds, with the letters of a
+    tile that they always stand for written bare (Spanish ``CH``): read as that tile
+    when the rack then fits (``TileCodec.rack_reading``), with a warning; else the rack
+    as written, and no warning."""
+    if rack is None or len(rack) <= RACK_SIZE:
         return rack, ""
-    certain = [letters for letters, tile in run_ins.items() if letters == tile]
-    merged = _rack_merged(rules, event.rack, certain, every=True) if certain else None
-    if merged is None or merged == rack or len(merged) > RACK_SIZE:
+    merged = tuple(rules.codec.rack_reading(text, rack, RACK_SIZE))
+    if merged == rack:
         return rack, ""
-    return merged, (f"the rack {event.rack} holds {len(rack)} tiles as written; read as the "
-                    f"rack {rules.codec.write(merged)} ({len(merged)} tiles); "
-                    f"{how_written(rules, _merged_tiles(rules, rack, merged))}")
+    return merged, _rack_note(rules, text, rack, merged)
+
+
+def reread_exchange(rules: Rules, event: Event, rack: Rack, tiles: list[str]
+                    ) -> tuple[Rack, list[str], str]:
+    """An exchange's rack and its tiles (``tiles``, as split) as read: the rack as
+    :func:`reread_rack` reads it, and when it is read otherwise, the tiles exchanged
+    read the same way (``RR`` as the RR tile of the rack ``SE[RR]ANOS``), with one
+    warning. Else both as written, and no warning."""
+    codec = rules.codec
+    if rack is None or len(rack) <= RACK_SIZE:
+        return rack, tiles, ""
+    merged = tuple(codec.rack_reading(event.rack, rack, RACK_SIZE))
+    if merged == rack:
+        return rack, tiles, ""
+    joined = codec.joined(event.tiles, [t.upper() for t in tiles],
+                          codec.certain_run_ins.__contains__)
+    if len(joined) == len(tiles):
+        return merged, tiles, _rack_note(rules, event.rack, rack, merged)
+    also = f", and the tiles exchanged, {event.tiles}, as {codec.write(joined)}"
+    return merged, joined, _rack_note(rules, event.rack, rack, merged, also)
+
+
+def _rack_note(rules: Rules, text: str, rack: tuple[str, ...], merged: tuple[str, ...],
+               also: str = "") -> str:
+    """The warning for a rack read as :func:`reread_rack` reads it; ``also`` says what
+    else was read so."""
+    return (f"the rack {text} holds {len(rack)} tiles as written; read as the rack "
+            f"{rules.codec.write(merged)} ({len(merged)} tiles){also}; "
+            f"{how_written(rules, _merged_tiles(rules, rack, merged))}")

@@ -33,6 +33,7 @@ from pgm.crossword_readings import (
     Trial,
     alternatives,
     how_written,
+    missing,
     mixes_cases,
     new_tiles,
     pairs_text,
@@ -41,6 +42,7 @@ from pgm.crossword_readings import (
 )
 from pgm.crossword_rules import Rules
 from pgm.crossword_state import Rack
+from pgm.diagnostics import DiagnosticSink, Folded, Severity
 from pgm.gcg import Event
 from pgm.scoring import RACK_SIZE, Cells, PlacementError, ScoredPlay, place_play
 from pgm.tiles import UNKNOWN, TileCodec, is_blank, tile_text
@@ -82,12 +84,13 @@ def read_play(rules: Rules, cells: Cells, placement: Placement, event: Event,
     :func:`as_written`)."""
     labels, rack = written.labels, written.rack
     new = new_tiles(rules, cells, placement, labels)
-    certain_pairs = run_in_pairs(rules, event, written, new, certain=True)
+    pairs = run_in_pairs(rules, event, written, new)
+    certain_pairs = pairs.certain
     if written.agrees(event.score) and not certain_pairs:
         return Reading(written, [])
     trials = [_try(rules, cells, placement, *alternative)
               for alternative in itertools.islice(
-                  alternatives(rules, cells, placement, event, written, new),
+                  alternatives(rules, cells, placement, event, written, new, pairs),
                   _MOST_READINGS)]
     chosen = _choose(written, trials, event.score)
     if chosen is not None:
@@ -142,28 +145,39 @@ def _read_as(rules: Rules, event: Event, written: Trial, chosen: Trial) -> str:
     """The warning for a play read otherwise than written: ``8D OER[CH]N: a blank typed
     as a capital? [CH] is not on the rack NPN?ORE, but a blank is; read as OER[ch]N,
     which fits the rack and scores +10, as recorded; blanks are written ...``."""
-    codec = rules.codec
-    rack = chosen.rack
-    too_big = written.rack is not None and len(written.rack) > RACK_SIZE
-    rack_text = "" if rack is None or rack == written.rack else (
-        f"the rack {codec.write(rack)}" + (f" ({len(rack)} tiles)" if too_big else ""))
-    if chosen.labels == written.labels and rack_text:
-        reading = rack_text
-    else:
-        reading = codec.write(chosen.labels) + (f" from {rack_text}" if rack_text else "")
     reasons = []
     if written.scored is None and chosen.kind != DOT:
         reasons.append(f"can be placed (as written, {written.error})")
-    lacked = written.scored is None or written.rack is None or rack_lacks(
-        written.scored.played, written.rack)
-    if written.rack_fits is False and chosen.rack_fits and (lacked or not rack_text):
-        reasons.append("fits the rack")
+    scored, rack = written.scored, written.rack
+    if (written.rack_fits is False and chosen.rack_fits and scored is not None
+            and rack is not None):
+        lacked = missing(scored.played, rack)
+        if chosen.labels == written.labels:  # the rack alone is read otherwise
+            if lacked:
+                reasons.append(f"holds the {tile_text(sorted(lacked))} played")
+        elif lacked or chosen.rack == rack:
+            reasons.append("fits the rack")
     if chosen.scored is not None and chosen.scored.score == event.score and (
             written.scored is None or written.scored.score != event.score):
         reasons.append(f"scores {event.score:+d}, as recorded")
     which = f", which {' and '.join(reasons)}" if reasons else ""
-    return (f"{event.position} {event.word}: {chosen.problem}; read as {reading}{which}; "
-            f"{chosen.advice}")
+    return (f"{event.position} {event.word}: {chosen.problem}; read as "
+            f"{_reading(rules.codec, written, chosen)}{which}; {chosen.advice}")
+
+
+def _reading(codec: TileCodec, written: Trial, chosen: Trial) -> str:
+    """What a play line is read as: ``OER[ch]N`` (its tiles), ``the rack [CH]AOSEN?
+    (7 tiles)`` (its rack) or ``[CH]ICOS from the rack [CH]AEIOSC`` (both). The count
+    is given when the rack as written holds more than a rack can."""
+    rack = chosen.rack
+    if rack is None or rack == written.rack:
+        return codec.write(chosen.labels)
+    count = f" ({len(rack)} tiles)" if written.rack is not None and len(
+        written.rack) > RACK_SIZE else ""
+    rack_text = f"the rack {codec.write(rack)}{count}"
+    if chosen.labels == written.labels:
+        return rack_text
+    return f"{codec.write(chosen.labels)} from {rack_text}"
 
 
 def _side_by_side(rules: Rules, event: Event, written: Trial, pairs: list[int]) -> str:
@@ -197,19 +211,45 @@ def _hints(rules: Rules, written: Trial, trials: Sequence[Trial], score: int
     if written.rack_fits is False:
         fitting = _distinct(t for t in trials if t.rack_fits)
         if len(fitting) == 1:
-            return "", (f"; read as {rules.codec.write(fitting[0].labels)}, they are "
-                        f"({fitting[0].advice})")
+            reading = _reading(rules.codec, written, fitting[0])
+            holds = "it holds them" if fitting[0].labels == written.labels else "they are"
+            return "", f"; read as {reading}, {holds} ({fitting[0].advice})"
     return "", ""
 
 
-def spelling_notes(codec: TileCodec, event: Event) -> list[str]:
-    """Warnings for tiles a line writes another way than the spec (Catalan ``ĿL`` for
-    ``L·L``), which the codec reads as the tile (``TileCodec.aliases``)."""
-    found = [*codec.aliases_in(event.rack), *codec.aliases_in(event.word),
-             *codec.aliases_in(event.tiles)]
-    notes = []
-    for spelling in dict.fromkeys(found):
-        tile = codec.aliases[spelling]
-        what = f"a blank {tile.upper()}" if is_blank(tile) else f"the {tile} tile"
-        notes.append(f"{spelling} is read as {what}, written {tile} or [{tile}]")
-    return notes
+class SpellingNotes:
+    """Warnings for tiles a record writes another way than the spec (Catalan ``ĿL`` for
+    ``L·L``), which the codec reads as the tile (``TileCodec.aliases``): one for each
+    spelling, at the first line that writes it, saying how many more do (a record typed
+    with ``Ŀ`` would otherwise give one at nearly every line). :meth:`close` once the
+    replay is done."""
+
+    def __init__(self, codec: TileCodec, sink: DiagnosticSink) -> None:
+        self.codec = codec
+        self.sink = sink
+        self._found: dict[str, Folded] = {}
+
+    def add(self, event: Event) -> None:
+        codec = self.codec
+        written = [*codec.aliases_in(event.rack), *codec.aliases_in(event.word),
+                   *codec.aliases_in(event.tiles)]
+        for spelling in dict.fromkeys(written):
+            folded = self._found.get(spelling)
+            if folded is None:
+                folded = self._found[spelling] = Folded(self.sink, Severity.WARNING)
+                tile = codec.aliases[spelling]
+                what = f"a blank {tile.upper()}" if is_blank(tile) else f"the {tile} tile"
+                folded.add(event.line, f"{spelling} is read as {what}, written {tile} or "
+                                       f"[{tile}]")
+            else:
+                folded.add(event.line, "")
+
+    def close(self) -> None:
+        for folded in self._found.values():
+            folded.close(_and_the_lines_after)
+
+
+def _and_the_lines_after(message: str, more: int, last_line: int) -> str:
+    if more == 1:
+        return f"{message} (here and at line {last_line})"
+    return f"{message} (here and at {more:,} more lines, to line {last_line})"

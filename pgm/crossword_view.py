@@ -253,7 +253,8 @@ def score_sheet(game: CrosswordGame, diagnostics_by_line: dict[int, list[Diagnos
         event = turn.event
         rows.append(sheet_row(turn, game.record.players[turn.player].name, word,
                               describe(turn, game, word), diagnostics_by_line,
-                              rack=shown_tiles(game, event.rack, "."),
+                              rack=tile_text(turn.rack) if turn.rack
+                              else shown_tiles(game, event.rack, "."),
                               tiles=shown_tiles(game, event.tiles), phoney=turn.withdrawn))
     return tuple(rows)
 

@@ -219,7 +219,8 @@ def distribution_for_lexicon(lexicon: str) -> str | None:
     return None
 
 
-_MIDDLE_DOT = "\u00b7"
+MIDDLE_DOT = "\u00b7"
+"""The dot of Catalan ``L·L``."""
 _DOTTED_L = {"L\u00b7": "\u013f", "l\u00b7": "\u0140"}
 """``L·`` as one character: Unicode's L with middle dot (Ŀ, ŀ)."""
 _DOT_LIKES = frozenset("-\u2022\u2219\u22c5\u2027\u0387\u30fb")
@@ -268,11 +269,11 @@ class TileCodec:
         (``L.L`` can: ``.`` is a played-through tile, see ``pgm.crossword_readings``.)"""
         spellings: dict[str, str] = {}
         for label in self.distribution.multi_letter_labels:
-            if _MIDDLE_DOT not in label:
+            if MIDDLE_DOT not in label:
                 continue
             for form in (label, label.lower()):
                 for dot in _DOT_LIKES:
-                    spellings[form.replace(_MIDDLE_DOT, dot)] = form
+                    spellings[form.replace(MIDDLE_DOT, dot)] = form
                 if form[:2] in _DOTTED_L:
                     spellings[_DOTTED_L[form[:2]] + form[2:]] = form
         return spellings
@@ -301,12 +302,49 @@ class TileCodec:
         tiles = self.distribution.tiles
         found: dict[str, str] = {}
         for label in self.distribution.multi_letter_labels:
-            letters = label.replace(_MIDDLE_DOT, "")
+            letters = label.replace(MIDDLE_DOT, "")
             if label in self._greedy and letters == label:
                 continue
             if len(letters) > 1 and all(letter in tiles for letter in letters):
                 found[letters] = label
         return found
+
+    @cached_property
+    def certain_run_ins(self) -> frozenset[str]:
+        """The letters of :attr:`run_ins` that are never two tiles (Spanish ``CH``)."""
+        return frozenset(letters for letters, tile in self.run_ins.items() if letters == tile)
+
+    def joined(self, text: str, tiles: Sequence[str], join: Callable[[str], bool]
+               ) -> list[str]:
+        """``tiles``, the tiles of ``text`` (a rack's, in capitals), with each two bare
+        letters side by side that spell a tile of :attr:`run_ins` read as that tile where
+        ``join(letters)`` says so (asked left to right, so it may count)."""
+        bare = self.bare(text)
+        if bare is None or len(bare) != len(tiles):
+            return list(tiles)  # tiles separated by | are separate as written
+        run_ins = self.run_ins
+        out: list[str] = []
+        i = 0
+        while i < len(tiles):
+            pair = "".join(tiles[i:i + 2])
+            if i + 1 < len(tiles) and bare[i] and bare[i + 1] and pair in run_ins \
+                    and join(pair):
+                out.append(run_ins[pair])
+                i += 2
+            else:
+                out.append(tiles[i])
+                i += 1
+        return out
+
+    def rack_reading(self, text: str, tiles: Sequence[str], most: int) -> list[str]:
+        """A rack of more than ``most`` tiles (``tiles``, written ``text``) with the
+        letters of a tile that they always stand for written bare (Spanish ``CH``) read
+        as that tile, when it then holds ``most`` or fewer; else ``tiles``. Every rack a
+        record writes is read so: a line's, a ``#rackN``'s."""
+        if len(tiles) <= most or not self.certain_run_ins:
+            return list(tiles)
+        joined = self.joined(text, tiles, self.certain_run_ins.__contains__)
+        return joined if len(joined) <= most else list(tiles)
 
     def bare(self, text: str) -> list[bool] | None:
         """For each tile of ``text`` (as :meth:`split` gives them), whether it is written
@@ -389,7 +427,7 @@ class TileCodec:
         a middle dot) or a dot like the middle dot, in a set with ``L·L``; a letter that
         is only part of a tile (Catalan ``Q`` of ``QU``)."""
         multi = self.distribution.multi_letter_labels
-        dotted = [t for t in multi if _MIDDLE_DOT in t]
+        dotted = [t for t in multi if MIDDLE_DOT in t]
         if dotted and (label in _DOTTED_L.values() or label in _DOT_LIKES):
             return f" (the {dotted[0]} tile is written {dotted[0]} or [{dotted[0]}])"
         within = [t for t in multi if len(label) == 1 and label.upper() in t]

@@ -6,15 +6,18 @@ tile the board and racks hold too many of is reported once, not at every later l
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from pgm.cli import main
 from pgm.crossword import replay
+from pgm.crossword_view import score_sheet
 from pgm.gcg import parse_gcg
+from pgm.tiles import RACK_LABELS, tile_text
 
 CASE = "blanks are written in lower case, other tiles in capitals"
 SPANISH_CH = "the spanish set has a CH tile, written [CH] (or #tile CH ch)"
@@ -237,6 +240,58 @@ def test_spanish_ch_typed_as_letters_through_the_tile_on_the_board(tmp_path: Pat
         f"scores +7, as recorded; {SPANISH_CH}"]
 
 
+SPANISH = "#player1 Ann Ann\n#player2 Bob Bob\n#lexicon FISE2\n"
+
+
+def test_an_exchange_from_a_rack_typed_without_brackets_is_read_as_the_rack_is(
+        tmp_path: Path) -> None:
+    """SERRANOS is eight tiles, SE[RR]ANOS seven: the RR exchanged is that rack's RR
+    tile, not two R tiles the rack so read lacks (one warning, not a contradiction)."""
+    record = SPANISH + ">Ann: SERRANOS -RR +0 0\n>Bob: AEIOUST - +0 0\n"
+    assert check(tmp_path, record) == [
+        "4: warning: the rack SERRANOS holds 8 tiles as written; read as the rack "
+        f"SE[RR]ANOS (7 tiles), and the tiles exchanged, RR, as [RR]; {SPANISH_RR}"]
+    game = play(record)
+    assert game.turns[0].rack == ("S", "E", "RR", "A", "N", "O", "S")
+    assert "lm -[RR];" in game.cgp(0)  # one tile exchanged, as the CGP says
+
+
+def test_a_pass_or_an_exchange_of_other_tiles_reads_only_the_rack(tmp_path: Path) -> None:
+    assert check(tmp_path, SPANISH + ">Ann: SERRANOS -SE +0 0\n") == [
+        "4: warning: the rack SERRANOS holds 8 tiles as written; read as the rack "
+        f"SE[RR]ANOS (7 tiles); {SPANISH_RR}"]
+    assert check(tmp_path, SPANISH + ">Ann: CHAOSEN? - +0 0\n") == [
+        "4: warning: the rack CHAOSEN? holds 8 tiles as written; read as the rack "
+        f"[CH]AOSEN? (7 tiles); {SPANISH_CH}"]
+
+
+def test_a_rack_line_typed_without_brackets_is_read_as_the_lines_racks_are(
+        tmp_path: Path) -> None:
+    """#rackN is a rack like a line's: the same slip is read the same way, so the rack
+    line and the play made from it agree."""
+    record = SPANISH + "#rack1 CHAOSEN?\n>Ann: CHAOSEN? 8G [CH]AO +14 14\n"
+    assert check(tmp_path, record) == [
+        "4: warning: the rack CHAOSEN? holds 8 tiles as written; read as the rack "
+        f"[CH]AOSEN? (7 tiles); {SPANISH_CH}",
+        "5: warning: 8G [CH]AO: the rack CHAOSEN? holds 8 tiles as written; read as the "
+        f"rack [CH]AOSEN? (7 tiles), which holds the [CH] played; {SPANISH_CH}"]
+
+
+def test_a_play_whose_rack_alone_is_typed_without_brackets_names_the_rack(
+        tmp_path: Path) -> None:
+    """[CH]AO is written right; the rack is what is read otherwise, and the warnings
+    say so (not "read as [CH]AO", which is what the line says)."""
+    wrong_score = SPANISH + ">Ann: CHAOSEN? 8G [CH]AO +0 0\n"
+    assert check(tmp_path, wrong_score) == [
+        "4: warning: rack CHAOSEN? holds 8 tiles; a rack holds at most 7",
+        "4: warning: 8G [CH]AO is recorded as +0, but the board scores it +14",
+        "4: warning: played tiles [CH] are not on the rack CHAOSEN?; read as the rack "
+        f"[CH]AOSEN? (7 tiles), it holds them ({SPANISH_CH})"]
+    assert check(tmp_path, SPANISH + ">Ann: CHAOSEN? 8G [CH]AO +14 14\n") == [
+        "4: warning: 8G [CH]AO: the rack CHAOSEN? holds 8 tiles as written; read as the "
+        f"rack [CH]AOSEN? (7 tiles), which holds the [CH] played; {SPANISH_CH}"]
+
+
 # ---------------------------------------------------------------------------------------
 # Catalan L·L typed otherwise
 
@@ -297,6 +352,28 @@ def test_catalan_l_with_middle_dot_is_read_as_the_tile(tmp_path: Path) -> None:
     assert square(game, 4, "H12") == "l·l"
 
 
+def test_l_with_middle_dot_is_named_once_for_the_record(tmp_path: Path) -> None:
+    """A record typed with Ŀ writes it at line after line: one warning, at the first,
+    says how many more lines do."""
+    record = ("#character-encoding UTF-8\n#player1 a a\n#player2 b b\n#lexicon DISC\n"
+              + ">a: COĿLEGIS - +0 0\n>b: AEIOUST - +0 0\n" * 2
+              + ">a: COĿLEGIS 8D COĿLEGI +40 40\n")
+    assert check(tmp_path, record) == [
+        "5: warning: ĿL is read as the L·L tile, written L·L or [L·L] (here and at 2 more "
+        "lines, to line 9)"]
+    assert square(play(record), 4, "F8") == "L·L"
+
+
+def test_catalan_l_dot_l_typed_with_a_hyphen_or_a_bullet_is_read_as_the_tile(
+        tmp_path: Path) -> None:
+    for dot in "-•":
+        record = catalan(f"COL{dot}LEGIS", f"COL{dot}LEGI", "l·l")
+        assert check(tmp_path, record) == [
+            f"5: warning: L{dot}L is read as the L·L tile, written L·L or [L·L]"]
+        game = play(record)
+        assert game.stopped_at is None and square(game, 0, "F8") == "L·L"
+
+
 def test_a_character_for_l_dot_l_that_is_no_tile_says_how_to_write_it(
         tmp_path: Path) -> None:
     record = "#character-encoding UTF-8\n#player1 a a\n#player2 b b\n#lexicon DISC\n"
@@ -319,6 +396,30 @@ def test_catalan_ll_is_read_as_l_dot_l_when_the_rack_says_so(tmp_path: Path) -> 
         f"the rack; {CATALAN_LL}"]
 
 
+def test_catalan_ll_beside_an_l_is_not_read_as_one_of_its_two_readings(
+        tmp_path: Path) -> None:
+    """ALLL is A L·L L or A L L·L: both fit the rack and score +13, so neither is
+    chosen (nor the first pair found)."""
+    record = ("#character-encoding UTF-8\n#player1 a a\n#player2 b b\n#lexicon DISC\n"
+              ">a: ALL·LIIII 8D ALLL +13 13\n")
+    assert check(tmp_path, record) == [
+        "5: warning: 8D ALLL is recorded as +13, but the board scores it +5",
+        "5: warning: the first play does not cover the centre square",
+        "5: warning: played tiles LL are not on the rack AL[L·L]IIII"]
+
+
+def test_a_catalan_rack_typed_with_ll_is_read_when_it_holds_too_many(
+        tmp_path: Path) -> None:
+    """COLLEGIS is eight tiles and lacks the L·L played: the rack says L·L, as for
+    Spanish CH."""
+    record = ("#character-encoding UTF-8\n#player1 a a\n#player2 b b\n#lexicon DISC\n"
+              ">a: COLLEGIS 8D COL·LEGI +40 40\n")
+    assert check(tmp_path, record) == [
+        "5: warning: 8D COL·LEGI: the rack COLLEGIS holds 8 tiles as written; read as the "
+        f"rack COL·LEGIS (7 tiles), which holds the [L·L] played; {CATALAN_LL}"]
+    assert play(record).turns[0].rack == tuple("CO") + ("L·L",) + tuple("EGIS")
+
+
 def test_catalan_ll_is_kept_when_only_the_score_says_otherwise(tmp_path: Path) -> None:
     """LL is two L tiles in Catalan as well (CAVALL): a score that L·L would explain is
     not enough to read it so, but the warning says what would agree."""
@@ -330,15 +431,121 @@ def test_catalan_ll_is_kept_when_only_the_score_says_otherwise(tmp_path: Path) -
 
 
 # ---------------------------------------------------------------------------------------
-# Any line: read one way or another, never a crash
+# Any slip on a right line: read as meant or as written, and the warning's advice holds
 
-_TYPED = st.text(alphabet="ACHLRSOIEchlr·.Ŀŀ-?[]|", min_size=1, max_size=9)
+_TILES = {"FISE2": ["A", "E", "O", "S", "C", "H", "L", "R", "CH", "LL", "RR"],
+          "DISC": ["A", "E", "O", "S", "L", "L·L"]}
+_SLIPS = {"FISE2": [("[CH]", "CH"), ("[LL]", "LL"), ("[RR]", "RR"), ("[ch]", "[CH]"),
+                    ("[rr]", "[RR]"), ("[CH]", "[ch]"), ("[LL]", "[Ll]"), ("a", "A"),
+                    ("e", "E")],
+          "DISC": [("L·L", "LL"), ("L·L", "L.L"), ("L·L", "ĿL"), ("L·L", "L-L"),
+                   ("L·L", "L•L"), ("l·l", "ll"), ("l·l", "ŀl"), ("l·l", "L·L"),
+                   ("L·L", "l·l"), ("a", "A")]}
+
+
+def _spanish_split(letters: str) -> list[str]:
+    tiles = []
+    i = 0
+    while i < len(letters):
+        size = 2 if letters[i:i + 2] in ("CH", "LL", "RR") else 1
+        tiles.append(letters[i:i + size])
+        i += size
+    return tiles
+
+
+@st.composite
+def _slipped_lines(draw: st.DrawFn) -> tuple[str, list[str], str, str, str]:
+    """A set, a play as meant (its tiles, on a rack that holds them), and its rack and
+    word as typed with one slip of the kinds pgm reads (in the word or the rack)."""
+    lexicon = draw(st.sampled_from(sorted(_TILES)))
+    meant = draw(st.lists(st.sampled_from(_TILES[lexicon]), min_size=2, max_size=7))
+    # in Spanish a C beside an H is the CH tile, left to right (L LL is typed as LL L)
+    assume(lexicon != "FISE2" or _spanish_split("".join(meant)) == meant)
+    blanks = draw(st.lists(st.booleans(), min_size=len(meant), max_size=len(meant)))
+    meant = [tile.lower() if blank else tile for tile, blank in zip(meant, blanks, strict=True)]
+    rack = [RACK_LABELS[tile] for tile in meant] + ["I"] * (7 - len(meant))
+    codec = play(f"#lexicon {lexicon}\n").rules.codec
+    word, rack_text = codec.write(meant), codec.write(rack)
+    slips = [(where, wrong, right) for wrong, right in _SLIPS[lexicon]
+             for where in ("word", "rack") if wrong in (word if where == "word" else rack_text)]
+    where, wrong, right = draw(st.sampled_from(slips or [("word", "", "")]))
+    if where == "word":
+        word = word.replace(wrong, right, 1)
+    else:
+        rack_text = rack_text.replace(wrong, right, 1)
+    return lexicon, meant, codec.write(rack), rack_text, word
+
+
+@settings(max_examples=400, deadline=None)
+@given(_slipped_lines())
+@example(("DISC", ["A", "L", "L·L"], "ALL·LIIII", "ALL·LIIII", "ALLL"))
+@example(("DISC", ["l", "l", "L·L"], "??L·LIIII", "??LLIIII", "llL·L"))
+def test_a_slip_is_read_as_meant_or_kept_and_the_advice_holds(
+        line: tuple[str, list[str], str, str, str]) -> None:
+    """A play typed with one slip and the score it scores as meant: pgm puts down what
+    was meant or what is written (never a third reading), or stops at the line with an
+    error; a play read as meant has a warning that names it; and the line written as
+    pgm read it is taken as written, with no warning that reads it otherwise."""
+    lexicon, meant, right_rack, rack, word = line
+    head = f"#character-encoding UTF-8\n#player1 a a\n#player2 b b\n#lexicon {lexicon}\n"
+    codec = play(head).rules.codec
+    score = play(f"{head}>a: {right_rack} 8D {codec.write(meant)} +0 0\n").turns[0] \
+        .computed_score
+    game = play(f"{head}>a: {rack} 8D {word} {score:+d} {score}\n")
+    if not game.turns:
+        assert any(d.line == 5 and d.severity.value == "error" for d in game.diagnostics)
+        return
+    turn = game.turns[0]
+    tiles = [tile.label for tile in turn.placed]
+    written = codec.split(word, allow=".")
+    kept = [label if label in (label.upper(), label.lower()) else label.lower()
+            for label in written]  # a tile in both cases that nothing decides: a blank
+    assert tiles in (meant, written, kept)
+    if tiles == meant != written:
+        assert any(f"read as {codec.write(meant)}" in d.message for d in game.diagnostics)
+    played = Counter(RACK_LABELS[label] for label in tiles)
+    if turn.computed_score != score or turn.rack is None or played - Counter(turn.rack):
+        return
+    again = play(f"{head}>a: {codec.write(turn.rack)} 8D {codec.write(tiles)} {score:+d} "
+                 f"{score}\n")
+    assert [tile.label for tile in again.turns[0].placed] == tiles
+    assert not [d.message for d in again.diagnostics if "read as" in d.message]
+
+
+
+_PIECES = st.sampled_from(["A", "E", "O", "C", "H", "L", "R", "c", "h", "l", "r", "·", ".",
+                           "Ŀ", "ŀ", "-", "?", "[", "]", "|", "[CH]", "[ch]", "L·L", "l·l"])
+_TYPED = st.lists(_PIECES, min_size=1, max_size=7).map("".join)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(["FISE2", "DISC"]), _TYPED, _TYPED, st.integers(-5, 120))
-def test_a_play_of_any_tiles_replays_without_raising(lexicon: str, rack: str, word: str,
-                                                     score: int) -> None:
-    game = play(f"#player1 a a\n#player2 b b\n#lexicon {lexicon}\n"
-                f">a: {rack} 8D {word} {score:+d} {score}\n>b: ACHLRSO H8 {word} +1 1\n")
-    assert all(d.line > 0 for d in game.diagnostics)
+@given(st.sampled_from(["FISE2", "DISC"]), _TYPED, _TYPED | st.just("UNKNOWN"),
+       st.integers(-5, 60))
+def test_any_line_replays_and_is_never_read_otherwise_in_silence(
+        lexicon: str, word: str, rack: str, score: int) -> None:
+    """The fuzz of the readings: whatever the line, the replay does not raise; and when
+    the board shows other tiles than the line writes, a warning at that line says how
+    it was read."""
+    game = play(f"#character-encoding UTF-8\n#player1 a a\n#player2 b b\n#lexicon {lexicon}\n"
+                f">a: {rack} 8D {word} {score:+d} {score}\n")
+    if not game.turns:
+        return
+    tiles = [tile.label for tile in game.turns[0].placed]
+    written = [label for label in game.rules.codec.split(word, allow=".") if label != "."]
+    if tiles != written:
+        assert any(d.line == 5 and "read as" in d.message for d in game.diagnostics)
+
+
+def test_the_pages_show_a_rack_typed_without_brackets_as_it_is_read() -> None:
+    """The score sheet, the turn page and the racks of each position show the racks as
+    the warnings say they are read (game.json and moves.csv keep the line as written):
+    the #rackN lines and the lines made from them agree, and Ann's leave is ?ENS, not
+    C, H and the rest."""
+    record = (SPANISH + "#rack1 CHAOSEN?\n>Ann: CHAOSEN? 8G [CH]AO +14 14\n"
+              "#rack2 SERRANOS\n>Bob: SERRANOS -RR +0 0\n")
+    game = play(record)
+    assert [row.rack for row in score_sheet(game, {})] == ["[CH]AOSEN?", "SE[RR]ANOS"]
+    assert [tile_text(turn.rack) for turn in game.turns] == ["[CH]AOSEN?", "SE[RR]ANOS"]
+    assert [tile_text(rack) for rack in game.start.racks] == ["[CH]AOSEN?", "SE[RR]ANOS"]
+    assert game.turns[0].position.racks[0] == tuple("?ENS")
+    assert [turn.event.rack for turn in game.turns] == ["CHAOSEN?", "SERRANOS"]
