@@ -18,7 +18,7 @@ from pgm.crossword_ending import EndLines
 from pgm.crossword_leaves import check_kept_tiles
 from pgm.crossword_model import CrosswordGame
 from pgm.crossword_racks import check_stated_racks, known_racks
-from pgm.crossword_readings import Trial, missing, reread_exchange, reread_rack
+from pgm.crossword_readings import Trial, reread_exchange, reread_rack
 from pgm.crossword_rules import Rules, choose_rules
 from pgm.crossword_state import Rack, State, Step, TileTally, warn_of_racks_beyond_set
 from pgm.crossword_typos import Reading, SpellingNotes, as_written, read_play
@@ -26,7 +26,7 @@ from pgm.diagnostics import Diagnostic, DiagnosticSink, Folded, Severity
 from pgm.gcg import Event, EventKind, GcgRecord
 from pgm.gcg_model import unknown_nickname
 from pgm.scoring import RACK_SIZE, OccupiedSquareError, PlacementError, ScoredPlay, place_play
-from pgm.tiles import BLANK, UNKNOWN, TileError, tile_text
+from pgm.tiles import BLANK, UNKNOWN, TileError, take, tile_text
 
 MAX_SCORELESS_TURNS = 6
 _PLAY, _EXCHANGE = EventKind.PLAY, EventKind.EXCHANGE  # naming a kind is slow on 3.11
@@ -410,7 +410,7 @@ class _Replay:
                       hint: str = "") -> None:
         if rack is None or UNKNOWN in rack:
             return
-        lacked = missing(tiles, rack)
+        lacked = take(rack, tiles)[1]
         if lacked:
             listed = tile_text(sorted(lacked))
             self.sink.warning(line, f"{what} {listed} are not on the rack {tile_text(rack)}"

@@ -11,7 +11,7 @@ the record changing the rack on purpose (an overdraw ruling), and is not warned 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from pgm.crossword_racks import rack_tiles
@@ -20,7 +20,7 @@ from pgm.crossword_state import Step
 from pgm.diagnostics import DiagnosticSink
 from pgm.gcg import EventKind
 from pgm.scoring import RACK_SIZE
-from pgm.tiles import UNKNOWN
+from pgm.tiles import UNKNOWN, take
 
 
 class _Kept(NamedTuple):
@@ -88,7 +88,7 @@ def _leave(rules: Rules, step: Step, rack: tuple[str, ...]) -> Sequence[str] | N
     gone = step.played if kind is EventKind.PLAY else _exchanged(rules, step)
     if gone is None:
         return None
-    left, lacking = _take(rack, gone)
+    left, lacking = take(rack, gone)
     return None if lacking else left
 
 
@@ -97,20 +97,6 @@ def _exchanged(rules: Rules, step: Step) -> tuple[str, ...] | None:
     event = step.event
     tiles = rack_tiles(rules, event.tiles) if event.exchange_count is None else None
     return tiles if tiles and UNKNOWN not in tiles else None
-
-
-def _take(tiles: Sequence[str], taken: Iterable[str]) -> tuple[list[str], list[str]]:
-    """``tiles`` less ``taken``, as multisets, and the tiles of ``taken`` that ``tiles``
-    lacks. Lists, not Counters: a rack is a few tiles, and removing them from a list
-    costs a fraction of Counter arithmetic, at every move of every game."""
-    left = list(tiles)
-    lacking = []
-    for tile in taken:
-        try:
-            left.remove(tile)
-        except ValueError:
-            lacking.append(tile)
-    return left, lacking
 
 
 def _why(step: Step) -> str:
@@ -126,7 +112,7 @@ def _why(step: Step) -> str:
 
 def _warn_of_lost(before: _Kept, rack: tuple[str, ...], step: Step,
                   sink: DiagnosticSink) -> None:
-    _, lost = _take(rack, before.tiles)
+    _, lost = take(rack, before.tiles)
     if not lost:
         return
     event = step.event

@@ -20,7 +20,7 @@ from pgm.crossword_rules import Rules
 from pgm.crossword_state import Rack
 from pgm.gcg import Event
 from pgm.scoring import RACK_SIZE, Cells, PlacementError, ScoredPlay, square_name
-from pgm.tiles import BLANK, MIDDLE_DOT, UNKNOWN, is_blank, tile_text
+from pgm.tiles import BLANK, MIDDLE_DOT, UNKNOWN, is_blank, take, tile_text
 
 CASE = "case"
 """A blank typed in capitals, a tile in lower case, a multi-letter tile in both."""
@@ -56,7 +56,7 @@ class Trial(NamedTuple):
         rack = self.rack
         if rack is None or UNKNOWN in rack or self.scored is None:
             return None
-        return len(rack) <= RACK_SIZE and not rack_lacks(self.scored.played, rack)
+        return len(rack) <= RACK_SIZE and not take(rack, self.scored.played)[1]
 
     def agrees(self, score: int) -> bool:
         """Placed, scoring ``score``, from a rack that holds it, in tiles of one case."""
@@ -66,30 +66,6 @@ class Trial(NamedTuple):
     def key(self) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
         """Readings that put the same tiles down from the same rack are one."""
         return tuple(self.labels), None if self.rack is None else tuple(sorted(self.rack))
-
-
-def missing(tiles: Sequence[str], rack: Sequence[str]) -> list[str]:
-    """``tiles`` less ``rack``, as multisets: the tiles of ``tiles`` the rack lacks."""
-    left = list(rack)
-    lacked = []
-    for tile in tiles:
-        try:
-            left.remove(tile)
-        except ValueError:
-            lacked.append(tile)
-    return lacked
-
-
-def rack_lacks(tiles: Sequence[str], rack: Sequence[str]) -> bool:
-    """Whether ``rack`` lacks any of ``tiles`` (as multisets; lists, as a rack is a few
-    tiles and this runs for every play)."""
-    left = list(rack)
-    for tile in tiles:
-        try:
-            left.remove(tile)
-        except ValueError:
-            return True
-    return False
 
 
 def mixes_cases(labels: Sequence[str]) -> bool:

@@ -33,11 +33,9 @@ from pgm.crossword_readings import (
     Trial,
     alternatives,
     how_written,
-    missing,
     mixes_cases,
     new_tiles,
     pairs_text,
-    rack_lacks,
     run_in_pairs,
 )
 from pgm.crossword_rules import Rules
@@ -45,7 +43,7 @@ from pgm.crossword_state import Rack
 from pgm.diagnostics import DiagnosticSink, Folded, Severity
 from pgm.gcg import Event
 from pgm.scoring import RACK_SIZE, Cells, PlacementError, ScoredPlay, place_play
-from pgm.tiles import UNKNOWN, TileCodec, is_blank, tile_text
+from pgm.tiles import UNKNOWN, TileCodec, is_blank, take, tile_text
 
 _MOST_READINGS = 256
 """Enough for any real slip; a word of many tiles that could be blanks tries no more."""
@@ -73,7 +71,7 @@ def as_written(rules: Rules, event: Event, labels: Sequence[str], rack: Rack,
     run_ins = rules.codec.run_ins
     return (scored.score == event.score
             and (rack is None or UNKNOWN in rack
-                 or (len(rack) <= RACK_SIZE and not rack_lacks(scored.played, rack)))
+                 or (len(rack) <= RACK_SIZE and not take(rack, scored.played)[1]))
             and (len(labels) == len(event.word) or not mixes_cases(labels))
             and not (run_ins and any(letters in event.word.upper() for letters in run_ins)))
 
@@ -151,7 +149,7 @@ def _read_as(rules: Rules, event: Event, written: Trial, chosen: Trial) -> str:
     scored, rack = written.scored, written.rack
     if (written.rack_fits is False and chosen.rack_fits and scored is not None
             and rack is not None):
-        lacked = missing(scored.played, rack)
+        lacked = take(rack, scored.played)[1]
         if chosen.labels == written.labels:  # the rack alone is read otherwise
             if lacked:
                 reasons.append(f"holds the {tile_text(sorted(lacked))} played")

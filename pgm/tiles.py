@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
@@ -142,6 +142,20 @@ def tile_text(labels: Sequence[str]) -> str:
         return text  # one character a tile, as nearly every word and rack is
     return "".join(map(TILE_TEXTS.__getitem__, labels))
 
+
+
+def take(tiles: Sequence[str], taken: Iterable[str]) -> tuple[list[str], list[str]]:
+    """``tiles`` less ``taken``, as multisets, and the tiles of ``taken`` that ``tiles``
+    lacks. Lists, not Counters: a rack is a few tiles, and removing them from a list
+    costs a fraction of Counter arithmetic, at every move of every game."""
+    left = list(tiles)
+    lacking = []
+    for tile in taken:
+        try:
+            left.remove(tile)
+        except ValueError:
+            lacking.append(tile)
+    return left, lacking
 
 TILE_TEXTS: Memo[str] = Memo(lambda label: f"[{label}]" if len(label) > 1 else label)
 """One tile as :func:`tile_text` writes it, by label."""
