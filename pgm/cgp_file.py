@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pgm.board import parse_coordinate
 from pgm.cgp import CgpPosition, parse_cgp
 from pgm.diagnostics import Diagnostic, DiagnosticSink
-from pgm.nul_bytes import before_nul
+from pgm.gcg_encoding import latin1_text
+from pgm.nul_bytes import before_nul, without_end_mark
 from pgm.scoring import square_name
 from pgm.text_fold import composed
 from pgm.tiles import BLANK, TileCodec, TileError
@@ -107,7 +108,11 @@ def read_cgp_file(data: bytes, path: str) -> CgpFile:
 
 
 def _decode(data: bytes, sink: DiagnosticSink) -> str:
-    """CGP is UTF-8 only; bytes that are not are shown as U+FFFD with an error."""
+    """CGP is UTF-8 only. A file that is not was most likely saved by a Windows editor in
+    its "ANSI" encoding, Windows-1252: it is read so, with a warning that says how to
+    save it, as GCG records are (an error would turn every Ñ of the position into a
+    U+FFFD and lose the position)."""
+    data = without_end_mark(data)
     text = utf16_text(data, sink, "UTF-8")
     if text is not None:
         return text
@@ -116,8 +121,9 @@ def _decode(data: bytes, sink: DiagnosticSink) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = len(_LINE_BREAK.findall(data[: exc.start].decode("utf-8", "replace"))) + 1
-        sink.error(line, "a CGP file is UTF-8 text; invalid bytes are read as \ufffd")
-        return data.decode("utf-8", errors="replace")
+        sink.warning(line, "not UTF-8, which a CGP file is: read as Windows-1252 (what "
+                           "Windows editors save as \"ANSI\"); save the file as UTF-8")
+        return latin1_text(data)
 
 
 def _is_comment(text: str) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 
 from pgm.config import GameSettings
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.discover import CONFIG_NAME, Source, shown_name
+from pgm.discover import CONFIG_NAME, Source, misnamed_record, shown_name
 from pgm.event_checks import name_variants, players_at_two_tables, repeated_games, same_places
 from pgm.file_io import read_regular
 from pgm.record_inputs import RecordInput, no_records
@@ -80,7 +80,8 @@ def _not_a_record(path: Path) -> str:
     if path.name == CONFIG_NAME:
         return (f"{CONFIG_NAME} is checked with the records of its event: "
                 f"pgm check {shlex.quote(shown_name(str(path.parent)))}")
-    return f"unknown record type (expected {', '.join(supported_extensions())})"
+    return misnamed_record(path) or \
+        f"unknown record type (expected {', '.join(supported_extensions())})"
 
 
 def event_warnings(records: Sequence[RecordInput]) -> list[Diagnostic]:

@@ -13,6 +13,7 @@ matches and checks).
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import posixpath
@@ -266,12 +267,13 @@ def _check_event_value(event: dict[str, Any], entry: Entry, sink: DiagnosticSink
         sink.error(line, f"key 'lang' {problem}")
         del event[key]
     elif key == "theme_dir":
+        value = event[key] = _written_plainly(folder, value)
         path = (folder / value).resolve()
         if not path.is_relative_to(folder.resolve()):
             sink.error(line, f"key 'theme_dir': {value} is outside the event folder")
             del event[key]
         elif not path.is_dir():
-            sink.error(line, f"key 'theme_dir': {_not_a_theme_folder(path, value)}")
+            sink.error(line, f"key 'theme_dir': {_not_a_theme_folder(path, value, folder)}")
             del event[key]
         else:
             shown = posixpath.normpath(value.replace("\\", "/"))
@@ -301,11 +303,11 @@ def lang_problem(value: str) -> str | None:
     return f"must be a language tag such as en, fr or pt-BR, not {value!r}{hint}"
 
 
-def _not_a_theme_folder(path: Path, value: str) -> str:
+def _not_a_theme_folder(path: Path, value: str, folder: Path) -> str:
     """Why ``theme_dir`` (``value``, at ``path``) names no folder. A stylesheet named
     there is the likely mistake: ``css`` is the key that links one."""
     if not path.exists():
-        return f"folder {value} does not exist"
+        return f"folder {value} does not exist{_in_other_case(path, folder)}"
     if path.suffix.lower() == ".css":
         return (f"{value} is a file, not a folder of templates; to link a stylesheet, "
                 f"write css: {value}")
@@ -352,7 +354,7 @@ def _check_css(event: dict[str, Any], entry: Entry, sink: DiagnosticSink, folder
     for index, name in enumerate(event["css"]):
         # A file of a css list is reported on its own line.
         line = entry.line_of(index) if isinstance(entry.value, list) else entry.line
-        plain = posixpath.normpath(name)
+        plain = posixpath.normpath(_written_plainly(folder, name))
         path = (folder / plain).resolve()
         if not name.strip():
             sink.error(line, "key 'css' must not name an empty file")
@@ -363,7 +365,7 @@ def _check_css(event: dict[str, Any], entry: Entry, sink: DiagnosticSink, folder
         elif not path.is_file():
             kind = special_kind(path.stat().st_mode) if path.exists() else ""
             sink.error(line, f"key 'css': {name} is {kind}, not a regular file" if kind
-                       else f"key 'css': file {name} does not exist")
+                       else f"key 'css': file {name} does not exist{_in_other_case(path, folder)}")
         elif plain in kept:
             sink.warning(line, f"key 'css': {name} is listed twice; it is linked once")
             continue
@@ -373,6 +375,34 @@ def _check_css(event: dict[str, Any], entry: Entry, sink: DiagnosticSink, folder
         del event["css"]
         return
     event["css"] = kept
+
+
+def _written_plainly(folder: Path, value: str) -> str:
+    """A path in ``event.yaml`` with Windows' backslashes read as '/' (``styles\\club.css``),
+    as in ``games:``; as written when a file of that very name is there (outside Windows
+    a name may hold a backslash)."""
+    if "\\" not in value or os.path.lexists(folder / value):
+        return value
+    return value.replace("\\", "/")
+
+
+def _in_other_case(path: Path, folder: Path) -> str:
+    """", did you mean X?" when ``path``, which does not exist, names a file or folder
+    that does in other case (``Styles/Club.css``: on Windows the same file; on the Linux
+    server that builds the site, none)."""
+    found = Path(path.anchor)
+    for part in path.relative_to(path.anchor).parts:
+        try:
+            names = os.listdir(found)
+        except OSError:
+            return ""
+        same = [name for name in names if name.lower() == part.lower()]
+        if len(same) != 1:
+            return ""
+        found = found / same[0]
+    with contextlib.suppress(ValueError):
+        found = found.relative_to(folder.resolve())
+    return f", did you mean {found.as_posix()}? (names are told apart by case)"
 
 
 _WEB_ADDRESS = re.compile(r"[a-z][a-z0-9+.-]*://|//", re.IGNORECASE)

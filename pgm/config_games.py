@@ -68,12 +68,23 @@ def matches(glob: Glob, relative: str, name: str) -> bool:
     bytes are not UTF-8 cannot be written in ``event.yaml`` (``café.gcg`` names
     ``caf\\xe9.gcg``)."""
     pattern = glob.path
-    if fnmatch.fnmatch(relative, pattern) or (not glob.anchored and
-                                              fnmatch.fnmatch(name, pattern)):
+    if _names(pattern, relative) or (not glob.anchored and _names(pattern, name)):
         return True
     shown = shown_name(relative)
-    return shown != relative and (fnmatch.fnmatch(shown, pattern) or (
-        not glob.anchored and fnmatch.fnmatch(shown_name(name), pattern)))
+    return shown != relative and (_names(pattern, shown) or (
+        not glob.anchored and _names(pattern, shown_name(name))))
+
+
+def _names(pattern: str, path: str) -> bool:
+    """Whether ``pattern`` names ``path``: as a pattern, or as it is (a file name may hold
+    ``[``, which a pattern reads as a set of letters: ``Table 6 [final].gcg``). A
+    record's extension matches in any case (``*.gcg`` names ``Table 2.GCG``, saved so on
+    Windows), or an entry meant to keep a game a draft would publish it."""
+    if path == pattern or fnmatch.fnmatchcase(path, pattern):
+        return True
+    stem, extension = posixpath.splitext(path)
+    return extension != extension.lower() and \
+        fnmatch.fnmatchcase(stem + extension.lower(), pattern)
 
 
 def check_games(games: tuple[Glob, ...], folder: Path, by_folder: dict[Path, list[str]],

@@ -57,9 +57,14 @@ def skipped_warnings(problems: Iterable[str]) -> list[Diagnostic]:
 CONFIG_NAME = "event.yaml"
 """The name of an event's configuration file, in its folder and in any folder below."""
 
-_CONFIG_SPELLINGS = frozenset({CONFIG_NAME, "event.yml"})
+_CONFIG_SPELLINGS = frozenset({CONFIG_NAME, "event.yml", "event.yaml.txt", "event.yml.txt"})
 """``event.yaml`` as it is also written (``Event.yaml`` is read on Windows and macOS, not
-on the Linux server the site may be built on): lower-cased, these names are warned of."""
+on the Linux server the site may be built on; Notepad adds ``.txt``): lower-cased, these
+names are warned of."""
+
+_SYSTEM_FOLDERS = frozenset({"$recycle.bin", "recycler", "system volume information"})
+"""Folders Windows keeps on a drive or a synced folder, lower-cased: the Recycle Bin holds
+deleted records (and their ``$I`` info files, binary), which are no games of the event."""
 
 
 def walk_records(root: Path, extensions: Collection[str] = RECORD_EXTENSIONS
@@ -91,7 +96,7 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
     subfolders = []
     for entry in entries:
         if _is_folder(entry):
-            if entry.name.startswith((".", "_")):
+            if entry.name.startswith((".", "_")) or entry.name.lower() in _SYSTEM_FOLDERS:
                 continue
             if entry.is_symlink():
                 # a link within the event leads to records read where they are; one out
@@ -101,6 +106,8 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
                                     "skipped")
             elif not _is_site(entry):
                 subfolders.append(entry)
+        elif editor_file(entry.name):
+            continue
         elif os.path.splitext(entry.name)[1].lower() in extensions \
                 and not entry.name.startswith("."):
             # Folders are not followed into, so only a file link can lead outside.
@@ -110,10 +117,7 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
                 continue
             found.append(prefix + entry.name)
         elif entry.name.lower() in _CONFIG_SPELLINGS and entry.name != CONFIG_NAME:
-            problems.append(f"{Path(entry.path)}: pgm reads an event's configuration only "
-                            f"from a file named {CONFIG_NAME}, all in lower case (other "
-                            "spellings are not read on Linux, where sites are often "
-                            f"built): rename it to {CONFIG_NAME}")
+            problems.append(f"{Path(entry.path)}: {_config_misnamed(entry.name)}")
         elif entry.name == "config.txt":
             problems.append(f"{Path(entry.path)}: not read: pgm takes what pgm.pl's "
                             f"config.txt said from {CONFIG_NAME} (title, division, round, "
@@ -122,6 +126,17 @@ def _walk(folder: str, prefix: str, real_root: Path, found: list[str], problems:
             problems.append(f"{Path(entry.path)}: {reason}")
     for entry in subfolders:
         _walk(entry.path, f"{prefix}{entry.name}/", real_root, found, problems, extensions)
+
+
+def _config_misnamed(name: str) -> str:
+    """The warning for ``event.yaml`` saved under another spelling of its name."""
+    if name.lower().endswith(".txt"):
+        return (f"not read: pgm reads an event's configuration from a file named "
+                f"{CONFIG_NAME}; rename it to {CONFIG_NAME} (Notepad adds .txt unless "
+                "\"Save as type\" is \"All files\")")
+    return (f"pgm reads an event's configuration only from a file named {CONFIG_NAME}, "
+            "all in lower case (other spellings are not read on Linux, where sites are "
+            f"often built): rename it to {CONFIG_NAME}")
 
 
 def _near_miss(entry: os.DirEntry[str], real_root: Path, extensions: Collection[str],
@@ -138,23 +153,61 @@ def _near_miss(entry: os.DirEntry[str], real_root: Path, extensions: Collection[
     beside the record it shows, and a warning for each at every build would teach a
     director to read no warning at all."""
     name = entry.name
-    stem, dot_txt = name[:-4], name[-4:]
-    if name.startswith(".") or dot_txt.lower() != ".txt":
+    stem, extension = os.path.splitext(name)
+    if name.startswith(".") or not _may_be_misnamed(extension.lower()):
         return ""
     wrapped = os.path.splitext(stem)[1]
-    if wrapped.lower() in extensions:
-        return _rename_to(f"named {wrapped}{dot_txt}", stem, beside)
+    if extension.lower() == ".txt" and wrapped.lower() in extensions:
+        return _rename_to(f"named {wrapped}{extension}", stem, beside)
     if ".gcg" in extensions and not _left_out(entry, real_root) and _starts_like_gcg(entry):
-        return _rename_to(f"a GCG record named {dot_txt}", stem + ".gcg", beside)
+        named = f"named {extension}" if extension else "named without an extension"
+        return _rename_to(f"a GCG record {named}", stem + ".gcg", beside)
     return ""
+
+
+def misnamed_record(path: Path) -> str:
+    """Why a file given by name (``pgm check game.gcg.txt``) is not read as a record,
+    worded as the walk of its folder words it; "" if it does not look meant as one."""
+    folder = path.parent
+    try:
+        with os.scandir(folder) as listing:
+            beside = list(listing)
+    except OSError:
+        return ""
+    entry = next((e for e in beside if e.name == path.name), None)
+    return _near_miss(entry, folder.resolve(), RECORD_EXTENSIONS, beside) if entry else ""
+
+
+def _may_be_misnamed(extension: str) -> bool:
+    """Whether a file of this (lower-cased) extension may be a record under the wrong
+    name, so that its head is worth a look: ``.txt``, as Notepad saves; none, as a file
+    copied from a mail often is; or ``.gcg`` mistyped by one letter (``.gc``, ``.gcgg``,
+    ``.gcf``, ``.ggc``). Other files (a poster, a results sheet) are never opened."""
+    if extension in ("", ".txt"):
+        return True
+    return _one_slip(extension[1:], "gcg")
+
+
+def _one_slip(typed: str, meant: str) -> bool:
+    """Whether ``typed`` is ``meant`` with one letter left out, added or changed, or two
+    next to each other swapped."""
+    if len(typed) == len(meant):
+        differ = [i for i, (a, b) in enumerate(zip(typed, meant, strict=True)) if a != b]
+        return len(differ) == 1 or (len(differ) == 2 and differ[1] == differ[0] + 1
+                                    and typed[differ[0]] == meant[differ[1]]
+                                    and typed[differ[1]] == meant[differ[0]])
+    shorter, longer = sorted((typed, meant), key=len)
+    return len(longer) == len(shorter) + 1 and \
+        any(longer[:i] + longer[i + 1:] == shorter for i in range(len(longer)))
 
 
 def editor_file(name: str) -> bool:
     """Whether a file's ``name`` is one an editor or a file manager leaves beside the
     files it shows (``x~``, ``#x#``, ``.#x``, ``.x.swp``, ``x.bak``, ``x.orig``,
-    ``.DS_Store``, ``Thumbs.db``): the backups and autosaves a record's walk passes over
-    in silence (see ``_near_miss``), and which a theme's files leave out likewise."""
-    return name.endswith("~") or name.startswith(".#") or name in _EDITOR_NAMES or \
+    ``.DS_Store``, ``Thumbs.db``, Office's lock file ``~$x``): the backups and autosaves
+    a record's walk passes over in silence (see ``_near_miss``), and which a theme's files
+    leave out likewise."""
+    return name.endswith("~") or name.startswith((".#", "~$")) or name in _EDITOR_NAMES or \
         (len(name) > 1 and name.startswith("#") and name.endswith("#")) or \
         name.lower().endswith(_EDITOR_SUFFIXES)
 
@@ -473,12 +526,13 @@ def kept_slug(slug: str) -> bool:
         not any(part in _RESERVED for part in slug.split("/"))
 
 
-_ROUND = re.compile(r"(?:^|[^a-z])(?:(?:round|(?<![0-9])rd|r)[\s_-]*(\d+)"
-                    r"|(?:ronde|ronda|runda|runde|rodada|turno|tour|manche)[\s_-]*(\d{1,3})(?!\d))",
+_ROUND = re.compile(r"(?:^|[^a-z])(?:(?:round|rnd|(?<![0-9])rd|r)[\s_#-]*(\d+)"
+                    r"|(?:ronde|ronda|runda|runde|rodada|turno|tour|manche)[\s_#-]*(\d{1,3})(?!\d))",
                     re.IGNORECASE)
 _TABLE = re.compile(r"(?:^|[^a-z])(?:table|board|tbl|t|b|stol|stół|stolik|tisch|tafel|mesa"
-                    r"|taula|tavolo)[\s_-]*(\d+)(?:([a-d])(?![a-z0-9]))?", re.IGNORECASE)
-"""A word after a digit counts (``r3t5``, ``nsc2024r3``), but not the ``rd`` of an
+                    r"|taula|tavolo)[\s_#-]*(\d+)(?:([a-d])(?![a-z0-9]))?", re.IGNORECASE)
+"""A word after a digit counts (``r3t5``, ``nsc2024r3``), and so do ``Rnd 3`` and
+``Table #7``, but not the ``rd`` of an
 ordinal: ``3rd-4th.gcg`` names no round. Clubs that keep their records in French,
 Polish, German, Spanish, Catalan, Portuguese or Italian name rounds ``ronde-1``,
 ``manche-1``, ``tour-1``, ``runda-1``, ``Runde 1``, ``ronda-1``, ``rodada-1`` or

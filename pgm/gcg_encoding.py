@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from pgm.diagnostics import DiagnosticSink
+from pgm.nul_bytes import without_end_mark
 from pgm.utf16 import utf16_text
 
 _UTF8_NAMES = {"utf-8", "utf8"}
@@ -49,6 +50,7 @@ def decode(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
     format wants or further down, where an annotator's editor may have put it: it says
     what the bytes are either way, and a line that is not what it declares is read as
     what it is (see :func:`_utf8_lines` and :func:`_declared`)."""
+    data = without_end_mark(data)
     text = utf16_text(data, sink, "ISO-8859-1 or UTF-8")
     if text is not None:
         _check_placement(declarations(text), None, "the file is UTF-16", sink)
@@ -199,7 +201,7 @@ def _warn_of_central_european(data: bytes, sink: DiagnosticSink) -> bool:
     start, word = found
     codec = "cp1250" if _WINDOWS_ONLY.search(data) else "iso-8859-2"
     sink.warning(_line_at(data.decode("latin-1"), start),
-                 f"{_latin1(word)!r} looks like {word.decode(codec, 'replace')!r} written "
+                 f"{latin1_text(word)!r} looks like {word.decode(codec, 'replace')!r} written "
                  "in Windows-1250 or ISO-8859-2 (Central European), which pgm does not read: "
                  "the file is read as ISO-8859-1; save it as UTF-8 with "
                  "'#character-encoding UTF-8' as its first line")
@@ -223,7 +225,7 @@ def _latin1_lines(data: bytes, sink: DiagnosticSink, windows_warning: bool = Tru
     first = text[2 * utf8_lines[0] - 2] or ""
     sample = next(c for c in first if not c.isascii())
     sink.warning(utf8_lines[0], _utf8_lines_message(sample, len(utf8_lines) - 1))
-    return "".join(line if line is not None else _latin1(piece)
+    return "".join(line if line is not None else latin1_text(piece)
                    for line, piece in zip(text, pieces, strict=True))
 
 
@@ -248,10 +250,10 @@ def _utf8_text(data: bytes) -> str | None:
 
 def _mojibake(text: str) -> str:
     """``text`` as a reader that takes UTF-8 for ISO-8859-1 (Windows-1252) shows it."""
-    return _latin1(text.encode("utf-8"))
+    return latin1_text(text.encode("utf-8"))
 
 
-def _latin1(data: bytes) -> str:
+def latin1_text(data: bytes) -> str:
     """ISO-8859-1, with Windows-1252's characters for bytes 0x80-0x9F."""
     return data.decode("latin-1").translate(_WINDOWS_1252)
 
@@ -292,7 +294,7 @@ def _utf8_lines(data: bytes, declared_by: str, sink: DiagnosticSink) -> str:
             text.append(piece.decode("utf-8"))
         except UnicodeDecodeError as exc:
             bad.append((index // 2 + 1, piece[exc.start]))
-            text.append(_latin1(piece))
+            text.append(latin1_text(piece))
     sink.warning(bad[0][0], _not_utf8_message(bad, declared_by))
     return "".join(text)
 
@@ -302,7 +304,7 @@ def _not_utf8_message(bad: list[tuple[int, int]], declared_by: str) -> str:
     the byte and what it was read as, then how many more lines there are."""
     byte = bad[0][1]
     message = (f"byte 0x{byte:02X} is not UTF-8, which {declared_by} declares: the line is "
-               f"read as ISO-8859-1 / Windows-1252, where it is {_latin1(bytes([byte]))!r}")
+               f"read as ISO-8859-1 / Windows-1252, where it is {latin1_text(bytes([byte]))!r}")
     if len(bad) == 2:
         message += f"; so is line {bad[1][0]}"
     elif len(bad) > 2:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Severity
 from pgm.gn_moves import Move, TokenError, clip, parse_token, shown
 from pgm.gungi_units import Colour
-from pgm.nul_bytes import before_nul
+from pgm.nul_bytes import before_nul, without_end_mark
 from pgm.utf16 import utf16_text
 
 MAX_DIAGNOSTICS = 100
@@ -165,7 +165,7 @@ def decode(data: bytes, sink: DiagnosticSink) -> str:
     text = utf16_text(data, sink, "UTF-8")
     if text is not None:
         return _normalise(text)
-    data = before_nul(data.removeprefix(codecs.BOM_UTF8), sink, "game")
+    data = before_nul(without_end_mark(data.removeprefix(codecs.BOM_UTF8)), sink, "game")
     try:
         return _normalise(data.decode("utf-8"))
     except UnicodeDecodeError as exc:

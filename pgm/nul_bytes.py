@@ -23,6 +23,13 @@ CUT_SHORT = ("this line holds NUL bytes: the file was most likely cut short whil
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 
 
+def without_end_mark(data: bytes) -> bytes:
+    """``data`` without the Ctrl-Z (0x1A) that DOS programs, and some Windows ones still,
+    write after a text's last line: a mark of the file's end, not a character of the
+    line, which would otherwise fail to read and stop a finished game."""
+    return data.rstrip(b"\x1a")
+
+
 def before_nul(data: bytes, sink: DiagnosticSink, what: str) -> bytes:
     """``data`` up to the line of its first NUL byte, with the error that says why; all of
     ``data`` when it has none. (UTF-16, whose Latin letters are half NULs, is read

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from pgm.diagnostics import Diagnostic, DiagnosticSink, Folded, Severity
-from pgm.nul_bytes import before_nul
+from pgm.nul_bytes import before_nul, without_end_mark
 from pgm.utf16 import utf16_text
 
 SIZE = 10
@@ -159,7 +159,7 @@ def _decode(data: bytes, sink: DiagnosticSink) -> str:
     utf16 = utf16_text(data, sink, "UTF-8")
     if utf16 is not None:
         return utf16
-    data = before_nul(data.removeprefix(b"\xef\xbb\xbf"), sink, "board")
+    data = before_nul(without_end_mark(data.removeprefix(b"\xef\xbb\xbf")), sink, "board")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
