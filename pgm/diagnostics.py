@@ -40,6 +40,11 @@ class Diagnostic:
     message: str
     column: int | None = None
     """1-based column when the reader knows it."""
+    on_pages: bool = True
+    """Shown to spectators on the game's pages; False for a problem of how the file is
+    written that leaves the game as it was meant (its encoding, an obsolete pragma): the
+    director, who can fix it, reads it in the build's output and ``pgm check``, and the
+    spectator, who cannot, is spared it."""
 
     def __str__(self) -> str:
         """``path:line[:column]: severity: message``; a problem of the whole file (line
@@ -73,6 +78,12 @@ class DiagnosticSink:
 
     def warning(self, line: int, message: str, column: int | None = None) -> None:
         self.items.append(Diagnostic(self.path, line, Severity.WARNING, message, column))
+
+    def file_warning(self, line: int, message: str) -> None:
+        """A warning about how the file is written, not about the game: for the
+        director only (see ``Diagnostic.on_pages``)."""
+        self.items.append(Diagnostic(self.path, line, Severity.WARNING, message,
+                                     on_pages=False))
 
     @property
     def has_errors(self) -> bool:

@@ -92,7 +92,7 @@ def _named(found: list[Declaration], sink: DiagnosticSink) -> list[Declaration]:
     """The declarations that name an encoding; one that names none is ignored, with a
     warning, so that no line of the record goes unremarked."""
     for empty in (d for d in found if not d.name):
-        sink.warning(empty.line, "#character-encoding names no encoding (expected UTF-8 or "
+        sink.file_warning(empty.line, "#character-encoding names no encoding (expected UTF-8 or "
                                  "ISO-8859-1); ignored")
     return [d for d in found if d.name]
 
@@ -106,12 +106,12 @@ def _check_placement(found: list[Declaration], used: Declaration | None, why_not
         if declaration.line == 1:
             continue
         if declaration is used:
-            sink.warning(declaration.line,
+            sink.file_warning(declaration.line,
                          "#character-encoding must be the first line of the file; pgm reads "
                          "it here all the same, but other GCG programs reject the file: "
                          "move it to line 1")
         else:
-            sink.warning(declaration.line, "#character-encoding must be the first line of the "
+            sink.file_warning(declaration.line, "#character-encoding must be the first line of the "
                                            f"file; ignored here ({why_not})")
 
 
@@ -125,14 +125,14 @@ def _declared(data: bytes, declaration: Declaration, sink: DiagnosticSink) -> tu
     utf8 = _utf8_text(data)
     if name.lower() in _LATIN1_NAMES | _WINDOWS_NAMES and utf8 is not None:
         sample = next(c for c in utf8 if not c.isascii())
-        sink.warning(line, f"the file is UTF-8, though this line declares {name}: read as "
+        sink.file_warning(line, f"the file is UTF-8, though this line declares {name}: read as "
                            f"UTF-8 ({sample!r}, not {_mojibake(sample)!r}); write "
                            "'#character-encoding UTF-8' here")
         return utf8, "utf-8"
     if name.lower() in _LATIN1_NAMES:
         return _decode_latin1(data, sink), "iso-8859-1"
     if name.lower() in _WINDOWS_NAMES:
-        sink.warning(line, f"GCG allows UTF-8 or ISO-8859-1, not {name}: read as "
+        sink.file_warning(line, f"GCG allows UTF-8 or ISO-8859-1, not {name}: read as "
                            f"{name}, but other GCG programs reject the file; write "
                            "'#character-encoding UTF-8' here and save the file as UTF-8")
         return data.decode("latin-1").translate(_WINDOWS_1252), "windows-1252"
@@ -153,7 +153,7 @@ def _undeclared(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
     if utf8 is None:
         central = _warn_of_central_european(data, sink)
         return _latin1_lines(data, sink, windows_warning=not central), "iso-8859-1"
-    sink.warning(1, "no '#character-encoding UTF-8' line, but the file is UTF-8: "
+    sink.file_warning(1, "no '#character-encoding UTF-8' line, but the file is UTF-8: "
                     "read as UTF-8 (the GCG default is ISO-8859-1)")
     return utf8, "utf-8"
 
@@ -200,7 +200,7 @@ def _warn_of_central_european(data: bytes, sink: DiagnosticSink) -> bool:
         return False
     start, word = found
     codec = "cp1250" if _WINDOWS_ONLY.search(data) else "iso-8859-2"
-    sink.warning(_line_at(data.decode("latin-1"), start),
+    sink.file_warning(_line_at(data.decode("latin-1"), start),
                  f"{latin1_text(word)!r} looks like {word.decode(codec, 'replace')!r} written "
                  "in Windows-1250 or ISO-8859-2 (Central European), which pgm does not read: "
                  "the file is read as ISO-8859-1; save it as UTF-8 with "
@@ -224,7 +224,7 @@ def _latin1_lines(data: bytes, sink: DiagnosticSink, windows_warning: bool = Tru
         return _decode_latin1(data, sink, windows_warning)
     first = text[2 * utf8_lines[0] - 2] or ""
     sample = next(c for c in first if not c.isascii())
-    sink.warning(utf8_lines[0], _utf8_lines_message(sample, len(utf8_lines) - 1))
+    sink.file_warning(utf8_lines[0], _utf8_lines_message(sample, len(utf8_lines) - 1))
     return "".join(line if line is not None else latin1_text(piece)
                    for line, piece in zip(text, pieces, strict=True))
 
@@ -266,7 +266,7 @@ def _decode_latin1(data: bytes, sink: DiagnosticSink, warning: bool = True) -> s
     first = _WINDOWS_ONLY.search(data)
     if first is None or not warning:
         return text.translate(_WINDOWS_1252)
-    sink.warning(_line_at(text, first.start()),
+    sink.file_warning(_line_at(text, first.start()),
                  "bytes 0x80-0x9F are control characters in ISO-8859-1: read as "
                  "Windows-1252 (’ “ ” – €); add '#character-encoding UTF-8' and "
                  "save the file as UTF-8 to say so")
@@ -295,7 +295,7 @@ def _utf8_lines(data: bytes, declared_by: str, sink: DiagnosticSink) -> str:
         except UnicodeDecodeError as exc:
             bad.append((index // 2 + 1, piece[exc.start]))
             text.append(latin1_text(piece))
-    sink.warning(bad[0][0], _not_utf8_message(bad, declared_by))
+    sink.file_warning(bad[0][0], _not_utf8_message(bad, declared_by))
     return "".join(text)
 
 

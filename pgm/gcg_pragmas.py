@@ -141,10 +141,10 @@ class PragmaReader:
         elif _RACK_PRAGMA.match(keyword):
             self._rack(number, int(keyword[4:]), value)
         elif keyword in _OBSOLETE:
-            self.sink.warning(number, f"#{keyword} is obsolete and ignored: "
+            self.sink.file_warning(number, f"#{keyword} is obsolete and ignored: "
                                       f"{_OBSOLETE[keyword]}")
         else:
-            self.sink.warning(number, f"unknown pragma {_shown('#' + keyword)} ignored"
+            self.sink.file_warning(number, f"unknown pragma {_shown('#' + keyword)} ignored"
                                       f"{_meant_pragma(keyword)}")
 
     def continue_note(self, line: str) -> None:
@@ -209,7 +209,7 @@ class PragmaReader:
         if self.events:
             self.events[-1].notes.append(note)
         else:
-            self.sink.warning(number, f"#{kind} before the first event: shown with the game; "
+            self.sink.file_warning(number, f"#{kind} before the first event: shown with the game; "
                                       "other GCG readers refuse it (a note is on the event "
                                       "above it): write the game's introduction as "
                                       "#description, whose lines follow it as a note's do")
@@ -237,7 +237,7 @@ class PragmaReader:
 
     def _id(self, number: int, value: str) -> None:
         if len(value.split()) != 2:
-            self.sink.warning(number, "#id should be an authority and an identifier, "
+            self.sink.file_warning(number, "#id should be an authority and an identifier, "
                                       "e.g. '#id io.woogles p6QRjJHG'")
         self._single(number, "id", value)
 

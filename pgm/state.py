@@ -371,7 +371,8 @@ def _record_from_json(digest: str, stamp: list[int] | None) -> RecordPrint | Non
 def _entry_json(entry: GameEntry) -> dict[str, Any]:
     data = {name: getattr(entry, name) for name in _ENTRY_FIELDS}
     data["diagnostics"] = [{"path": d.path, "line": d.line, "severity": d.severity.value,
-                            "message": d.message, "column": d.column}
+                            "message": d.message, "column": d.column,
+                            **({} if d.on_pages else {"on_pages": False})}
                            for d in entry.diagnostics]
     return data
 
@@ -379,7 +380,7 @@ def _entry_json(entry: GameEntry) -> dict[str, Any]:
 def _entry_from_json(data: dict[str, Any]) -> GameEntry:
     data = dict(data)
     data["diagnostics"] = tuple(Diagnostic(d["path"], d["line"], Severity(d["severity"]),
-                                           d["message"], d["column"])
+                                           d["message"], d["column"], d.get("on_pages", True))
                                 for d in data["diagnostics"])
     for key in ("players", "result_by_seat"):
         data[key] = tuple(data[key])
