@@ -122,7 +122,7 @@ def _decode(data: bytes, sink: DiagnosticSink) -> str:
     except UnicodeDecodeError as exc:
         line = len(_LINE_BREAK.findall(data[: exc.start].decode("utf-8", "replace"))) + 1
         sink.file_warning(line, "not UTF-8, which a CGP file is: read as Windows-1252 (what "
-                           "Windows editors save as \"ANSI\"); save the file as UTF-8")
+                                "Windows editors save as \"ANSI\"); save the file as UTF-8")
         return latin1_text(data)
 
 

@@ -93,7 +93,7 @@ def _named(found: list[Declaration], sink: DiagnosticSink) -> list[Declaration]:
     warning, so that no line of the record goes unremarked."""
     for empty in (d for d in found if not d.name):
         sink.file_warning(empty.line, "#character-encoding names no encoding (expected UTF-8 or "
-                                 "ISO-8859-1); ignored")
+                                      "ISO-8859-1); ignored")
     return [d for d in found if d.name]
 
 
@@ -107,12 +107,12 @@ def _check_placement(found: list[Declaration], used: Declaration | None, why_not
             continue
         if declaration is used:
             sink.file_warning(declaration.line,
-                         "#character-encoding must be the first line of the file; pgm reads "
-                         "it here all the same, but other GCG programs reject the file: "
-                         "move it to line 1")
+                              "#character-encoding must be the first line of the file; pgm reads "
+                              "it here all the same, but other GCG programs reject the file: "
+                              "move it to line 1")
         else:
             sink.file_warning(declaration.line, "#character-encoding must be the first line of the "
-                                           f"file; ignored here ({why_not})")
+                                                f"file; ignored here ({why_not})")
 
 
 def _declared(data: bytes, declaration: Declaration, sink: DiagnosticSink) -> tuple[str, str]:
@@ -126,15 +126,15 @@ def _declared(data: bytes, declaration: Declaration, sink: DiagnosticSink) -> tu
     if name.lower() in _LATIN1_NAMES | _WINDOWS_NAMES and utf8 is not None:
         sample = next(c for c in utf8 if not c.isascii())
         sink.file_warning(line, f"the file is UTF-8, though this line declares {name}: read as "
-                           f"UTF-8 ({sample!r}, not {_mojibake(sample)!r}); write "
-                           "'#character-encoding UTF-8' here")
+                                f"UTF-8 ({sample!r}, not {_mojibake(sample)!r}); write "
+                                "'#character-encoding UTF-8' here")
         return utf8, "utf-8"
     if name.lower() in _LATIN1_NAMES:
         return _decode_latin1(data, sink), "iso-8859-1"
     if name.lower() in _WINDOWS_NAMES:
         sink.file_warning(line, f"GCG allows UTF-8 or ISO-8859-1, not {name}: read as "
-                           f"{name}, but other GCG programs reject the file; write "
-                           "'#character-encoding UTF-8' here and save the file as UTF-8")
+                                f"{name}, but other GCG programs reject the file; write "
+                                "'#character-encoding UTF-8' here and save the file as UTF-8")
         return data.decode("latin-1").translate(_WINDOWS_1252), "windows-1252"
     sink.error(line, f"unsupported character encoding {name!r} (expected UTF-8 or "
                      "ISO-8859-1); reading the file as "
@@ -154,7 +154,7 @@ def _undeclared(data: bytes, sink: DiagnosticSink) -> tuple[str, str]:
         central = _warn_of_central_european(data, sink)
         return _latin1_lines(data, sink, windows_warning=not central), "iso-8859-1"
     sink.file_warning(1, "no '#character-encoding UTF-8' line, but the file is UTF-8: "
-                    "read as UTF-8 (the GCG default is ISO-8859-1)")
+                         "read as UTF-8 (the GCG default is ISO-8859-1)")
     return utf8, "utf-8"
 
 
@@ -201,10 +201,10 @@ def _warn_of_central_european(data: bytes, sink: DiagnosticSink) -> bool:
     start, word = found
     codec = "cp1250" if _WINDOWS_ONLY.search(data) else "iso-8859-2"
     sink.file_warning(_line_at(data.decode("latin-1"), start),
-                 f"{latin1_text(word)!r} looks like {word.decode(codec, 'replace')!r} written "
-                 "in Windows-1250 or ISO-8859-2 (Central European), which pgm does not read: "
-                 "the file is read as ISO-8859-1; save it as UTF-8 with "
-                 "'#character-encoding UTF-8' as its first line")
+                      f"{latin1_text(word)!r} looks like {word.decode(codec, 'replace')!r} written "
+                      "in Windows-1250 or ISO-8859-2 (Central European), which pgm does not read: "
+                      "the file is read as ISO-8859-1; save it as UTF-8 with "
+                      "'#character-encoding UTF-8' as its first line")
     return True
 
 
@@ -267,9 +267,9 @@ def _decode_latin1(data: bytes, sink: DiagnosticSink, warning: bool = True) -> s
     if first is None or not warning:
         return text.translate(_WINDOWS_1252)
     sink.file_warning(_line_at(text, first.start()),
-                 "bytes 0x80-0x9F are control characters in ISO-8859-1: read as "
-                 "Windows-1252 (’ “ ” – €); add '#character-encoding UTF-8' and "
-                 "save the file as UTF-8 to say so")
+                      "bytes 0x80-0x9F are control characters in ISO-8859-1: read as "
+                      "Windows-1252 (’ “ ” – €); add '#character-encoding UTF-8' and "
+                      "save the file as UTF-8 to say so")
     return text.translate(_WINDOWS_1252)
 
 

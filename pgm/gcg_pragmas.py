@@ -142,10 +142,10 @@ class PragmaReader:
             self._rack(number, int(keyword[4:]), value)
         elif keyword in _OBSOLETE:
             self.sink.file_warning(number, f"#{keyword} is obsolete and ignored: "
-                                      f"{_OBSOLETE[keyword]}")
+                                           f"{_OBSOLETE[keyword]}")
         else:
             self.sink.file_warning(number, f"unknown pragma {_shown('#' + keyword)} ignored"
-                                      f"{_meant_pragma(keyword)}")
+                                           f"{_meant_pragma(keyword)}")
 
     def continue_note(self, line: str) -> None:
         """Add ``line`` to the open note or description, with its indent (a nested list,
@@ -210,9 +210,9 @@ class PragmaReader:
             self.events[-1].notes.append(note)
         else:
             self.sink.file_warning(number, f"#{kind} before the first event: shown with the game; "
-                                      "other GCG readers refuse it (a note is on the event "
-                                      "above it): write the game's introduction as "
-                                      "#description, whose lines follow it as a note's do")
+                                           "other GCG readers refuse it (a note is on the event "
+                                           "above it): write the game's introduction as "
+                                           "#description, whose lines follow it as a note's do")
             self.game_notes.append(note)
         self.open_note = True
 
@@ -238,7 +238,7 @@ class PragmaReader:
     def _id(self, number: int, value: str) -> None:
         if len(value.split()) != 2:
             self.sink.file_warning(number, "#id should be an authority and an identifier, "
-                                      "e.g. '#id io.woogles p6QRjJHG'")
+                                           "e.g. '#id io.woogles p6QRjJHG'")
         self._single(number, "id", value)
 
     def _description(self, number: int, value: str) -> None:

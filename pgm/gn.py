@@ -172,8 +172,8 @@ def decode(data: bytes, sink: DiagnosticSink) -> str:
         line = _normalise(data[: exc.start].decode("latin-1")).count("\n") + 1
         bad = data[exc.start]
         sink.file_warning(line, f"byte 0x{bad:02X} is not UTF-8: the file is read as ISO-8859-1, "
-                           f"where it is {bytes([bad]).decode('latin-1')!r}; save the file as "
-                           "UTF-8 in the editor to fix it")
+                                f"where it is {bytes([bad]).decode('latin-1')!r}; save the file as "
+                                "UTF-8 in the editor to fix it")
         return _normalise(data.decode("latin-1"))
 
 

@@ -24,7 +24,7 @@ def utf16_text(data: bytes, sink: DiagnosticSink, expected: str) -> str | None:
     if encoding is None:
         return None
     sink.file_warning(1, f"the file is UTF-16 (Windows calls it \"Unicode\"), not {expected}: "
-                    "read as UTF-16; save it as UTF-8 for other programs")
+                         "read as UTF-16; save it as UTF-8 for other programs")
     return data.decode(encoding, errors="replace").removeprefix("\ufeff")
 
 
