@@ -10,9 +10,11 @@ Names are typed anew in every record: ``Doug`` in round 1 and ``doug`` in round 
 two players on the player index, each with half the record, unless pgm says so.
 
 A game is listed by its division, round and table, read from its folders and file name
-unless ``event.yaml`` says them: an archive of several events built as one site
-(``2022/Spring Open/round-1``, ``2022/Autumn Cup/round-1``) lists both events' round 1
-as one, the events' folder names nowhere, and adds up their results on the player index.
+unless ``event.yaml`` says them. The folders above a round's folder name the division
+(``2022/Spring Open/round-1`` is "2022 / Spring Open"), so an archive's events are listed
+apart; where no folder above one names a round, the first folder does, and folders that
+tell two events apart may be left out of the listing (``Open/2023/table-1.gcg`` and
+``Open/2024/table-1.gcg`` are both "Open"): the games listed at one place say so.
 """
 
 from __future__ import annotations
@@ -204,7 +206,7 @@ def _same_place(game: GameEntry, found: tuple[GameEntry, int], where: str,
                 "or the round in a file or folder name, or set table: or round: in "
                 "event.yaml")
     shown = " and ".join(f"'{name}'" for name in hidden)
-    why = " (the division is the first folder that is not a round)" if \
+    why = " (with no round folder below it, the division is the first folder)" if \
         game.division is not None and game.division == guess_division(shown_name(game.relative)) \
         else ""
     return (f"listed at {where}, as is {named(other.relative)}{also} from another folder: "
