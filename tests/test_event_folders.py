@@ -288,3 +288,15 @@ def test_a_game_page_links_back_to_its_division_and_round_on_the_index(tmp_path)
     assert {"division-Élite", "division-Élite-round-2", "division-Élite-round-10",
             "division-main", "division-Группа-А", "division-Группа-Б"} <= set(ids)
     assert '<h3 id="division-Élite-round-2">Round 2</h3>' in index
+
+
+def test_the_division_is_the_folders_above_the_rounds() -> None:
+    from pgm.discover import guess_division
+    assert guess_division("2016/Spring Open/Division A/Round 3/t2.gcg") == \
+        "2016 / Spring Open / Division A"
+    assert guess_division("Open/round-1/late/t1.gcg") == "Open"
+    assert guess_division("round-1/Open/t1.gcg") == "Open"
+    assert guess_division("Open/r1-t1.gcg") == "Open"
+    assert guess_division("players/ann/r1-ann-bob.gcg") == "players"
+    assert guess_division("r01b05/input.gcg") is None
+    assert guess_division("t1.gcg") is None
