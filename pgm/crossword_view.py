@@ -41,25 +41,30 @@ def word_display(turn: Turn, game: CrosswordGame) -> str:
         return turn.event.word
     board = turn.position.cells
     size = game.rules.layout.size
-    first = turn.placed[0]
-    horizontal = len(turn.placed) == 1 or turn.placed[1].row == first.row
-    if len(turn.placed) == 1:
+    placed = turn.placed
+    first = placed[0]
+    if len(placed) == 1:
         horizontal = not turn.event.position[:1].isalpha()
-    placed = {(t.row, t.col) for t in turn.placed}
-    row, col = first.row, first.col
-    dr, dc = (0, 1) if horizontal else (1, 0)
-    while row - dr >= 0 and col - dc >= 0 and board[(row - dr) * size + col - dc]:
-        row, col = row - dr, col - dc
+    else:
+        horizontal = placed[1].row == first.row
+    # squares by their index in ``cells``: every turn of every game comes through here
+    step = 1 if horizontal else size
+    low = first.row * size if horizontal else first.col  # the line's first square
+    high = low + (size - 1) * step
+    new = {tile.row * size + tile.col for tile in placed}
+    index = first.row * size + first.col
+    while index > low and board[index - step]:
+        index -= step
     out, through = [], False
-    while row < size and col < size and board[row * size + col]:
-        is_new = (row, col) in placed
+    while index <= high and board[index]:
+        is_new = index in new
         if not is_new and not through:
             out.append("(")
         if is_new and through:
             out.append(")")
         through = not is_new
-        out.append(TILE_TEXTS[board[row * size + col]])
-        row, col = row + dr, col + dc
+        out.append(TILE_TEXTS[board[index]])
+        index += step
     if through:
         out.append(")")
     return "".join(out)
