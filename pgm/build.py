@@ -41,6 +41,7 @@ from pgm.output import (
     carry_over,
     check_output,
     discard,
+    keep_times_if_unchanged,
     publish,
     remove_leftovers,
     site_folder,
@@ -446,8 +447,8 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
         if replaced is not None:
             plan.changes = [replace(c, previous=_same_game(replaced, c)) for c in plan.changes]
         static = copy_static(event.configs, stage, event.theme_files)
-        states = _run(plan, options, event, stage, False, result, progress,
-                      out if replaced is not None and options.keep_last_good else None)
+        last_site = out if replaced is not None else None
+        states = _run(plan, options, event, stage, False, result, progress, last_site)
         site = []
         for path, chunks in _render_site(event, _entries(plan, states), keep=False):
             with open(stage / path, "w", encoding="utf-8", newline="",
@@ -459,6 +460,8 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
         save_state(stage, BuildState(site_print, states, site + [MOVES_NAME], layout,
                                      plan.drafts, static))
         result.files_written += len(site) + 2
+        if last_site is not None:
+            keep_times_if_unchanged(stage, last_site, [*static, *site, MOVES_NAME, MARKER])
         if (out / MARKER).is_file():
             carry_over(out, stage, _made_by_pgm(replaced, out, stage))
         with interrupts_held():  # the old site out of the way and the new one not in

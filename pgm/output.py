@@ -364,10 +364,14 @@ def discard(stage: Path) -> None:
         remove_tree(stage, MARKER, ignore_errors=True)
 
 
-def write_files(folder: Path, files: Iterable[tuple[str, str | bytes]]) -> None:
+def write_files(folder: Path, files: Iterable[tuple[str, str | bytes]],
+                last_site: Path | None = None) -> None:
     """Write new files under ``folder`` of the staging tree, making each subfolder once:
-    a game's pages share one folder, and asking for it per page costs a system call."""
+    a game's pages share one folder, and asking for it per page costs a system call.
+    A file the same as ``last_site``'s (the site the build replaces) keeps its times
+    (see :func:`keep_times_if_unchanged`)."""
     root = os.fspath(folder)
+    old_root = os.fspath(last_site) if last_site is not None else None
     made: set[str] = set()
     for name, content in files:
         parent = name.rpartition("/")[0]
@@ -375,17 +379,52 @@ def write_files(folder: Path, files: Iterable[tuple[str, str | bytes]]) -> None:
             os.makedirs(os.path.join(root, parent), exist_ok=True)
             made.add(parent)
         _write_new(f"{root}/{name}",
-                   content.encode("utf-8") if isinstance(content, str) else content)
+                   content.encode("utf-8") if isinstance(content, str) else content,
+                   f"{old_root}/{name}" if old_root is not None else None)
 
 
-def _write_new(path: str, data: bytes) -> None:
+def _write_new(path: str, data: bytes, old: str | None = None) -> None:
     """Create or truncate ``path`` and write ``data`` with bare system calls: a turn page
     is a few kilobytes, and a Python file object's buffer and bookkeeping would cost
-    as much again as the write itself."""
+    as much again as the write itself. With the times of ``old`` if it holds ``data``."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
+        if old is not None and (times := _times_if_holding(old, data)) is not None:
+            os.utime(fd, ns=times)
     finally:
         os.close(fd)
+
+
+def keep_times_if_unchanged(stage: Path, last_site: Path, relatives: Iterable[str]) -> None:
+    """Give each of these files of ``stage`` the times of the file it replaces in
+    ``last_site`` when the two hold the same bytes. A full build (a new pgm, theme or
+    ``event.yaml``) makes every file anew, mostly as it was: rsync, ``s3 sync`` and FTP
+    mirror tools, which send a file whose time changed, then send only what did."""
+    for relative in relatives:
+        path = stage / relative
+        with contextlib.suppress(OSError):
+            if not path.is_file() or path.is_symlink():
+                continue
+            times = _times_if_holding(os.fspath(last_site / relative), path.read_bytes())
+            if times is not None:
+                os.utime(path, ns=times)
+
+
+def _times_if_holding(old: str, data: bytes) -> tuple[int, int] | None:
+    """(access, modification) times in nanoseconds of the regular file ``old`` if it
+    holds ``data``; None if not, or if there is none."""
+    try:
+        found = os.stat(old, follow_symlinks=False)
+        if not stat.S_ISREG(found.st_mode) or found.st_size != len(data):
+            return None
+        fd = os.open(old, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            same = os.read(fd, len(data) + 1) == data
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
+    return (found.st_atime_ns, found.st_mtime_ns) if same else None

@@ -57,9 +57,9 @@ class GameTask:
     previous: GameState | None = None
     keep_last_good: bool = False
     last_site: Path | None = None
-    """The site a full build replaces: while the record does not replay cleanly
-    (``keep_last_good``), the game is rendered from that site's copy of the record, the
-    one its last good pages were made from."""
+    """The site a full build replaces: a file written the same as there keeps its times;
+    while the record does not replay cleanly (``keep_last_good``), the game is rendered
+    from that site's copy of the record, the one its last good pages were made from."""
     parent: int | None = None
     """Process id of the build, when run in a worker process."""
 
@@ -322,7 +322,7 @@ def _render(worker: _Worker, task: GameTask, game: LoadedGame) -> _Written:
         stale = tuple(p for p in task.previous.paths if p not in keep) if task.previous else ()
         return _Written([path[slug:] for path in paths], len(staged), staged, stale)
     try:
-        write_files(task.target, _noting(files, paths))
+        write_files(task.target, _noting(files, paths), task.last_site)
     except BaseException:
         for path in paths:
             (task.target / path).unlink(missing_ok=True)
