@@ -126,6 +126,8 @@ class BuildResult:
     """A file the site had, found missing (deleted by hand): the site was made again."""
     kept_configs: list[str] = field(default_factory=list)
     """The ``event.yaml`` files with errors read at their last good version (watching)."""
+    incremental: bool = False
+    """Only the changed records were rendered; the site's other games were kept."""
 
     @property
     def rendered_games(self) -> int:
@@ -449,6 +451,8 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
         static = copy_static(event.configs, stage, event.theme_files)
         last_site = out if replaced is not None else None
         states = _run(plan, options, event, stage, False, result, progress, last_site)
+        if replaced is not None:
+            result.removed += _gone(options.event_dir, replaced, states)
         site = []
         for path, chunks in _render_site(event, _entries(plan, states), keep=False):
             with open(stage / path, "w", encoding="utf-8", newline="",
@@ -470,6 +474,14 @@ def _build_full(options: BuildOptions, event: _Event, site_print: str, out: Path
         with interrupts_held():  # a second Ctrl-C does not leave half a staging folder
             discard(stage)
         raise
+
+
+def _gone(event_dir: Path, replaced: BuildState, states: dict[str, GameState]) -> list[str]:
+    """The records of the games the replaced site shows and the new one does not
+    (deleted, renamed, made drafts), named from where pgm runs."""
+    kept = {state.entry.relative for state in states.values()}
+    return [shown_name(str(event_dir / game.entry.relative))
+            for game in replaced.games.values() if game.entry.relative not in kept]
 
 
 def _made_by_pgm(replaced: BuildState | None, out: Path, stage: Path
@@ -516,6 +528,7 @@ def _build_incremental(options: BuildOptions, event: _Event, state: BuildState, 
                        result: BuildResult, progress: Callable[[int], Progress] | None
                        ) -> None:
     remove_killed_rebuilds(out, state.games)
+    result.incremental = True
     plan = plan_games(event.configs, event.sources, state)
     mark = out / f"{STAGING_MARK}{os.getpid()}"
     if plan.changes:

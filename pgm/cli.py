@@ -213,6 +213,10 @@ def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
         lines.append(f"{count} finished game{'s' if count != 1 else ''} still followed for "
                      f"corrections (live: true in event.yaml): "
                      f"{_first_few(names(result.followed))}")
+    if result.removed:
+        count = len(result.removed)
+        lines.append(f"{count} game{'s' if count != 1 else ''} taken off the site (record "
+                     f"removed, renamed or made a draft): {_first_few(result.removed)}")
     if result.records and not result.games:  # with no records, a warning says what pgm reads
         lines.append("No games to show: every record is marked draft in event.yaml.")
     if result.failed(strict):
@@ -227,6 +231,12 @@ def _what_was_built(result: BuildResult) -> str:
     records = f"{result.games} record{'s' if result.games != 1 else ''}"
     if not result.rebuilt and not result.files_written:
         return f"Nothing changed: {records} up to date ({result.seconds:.2f} s)"
+    if result.incremental and not result.rebuilt:
+        return (f"Updated the site: {records} unchanged ({result.pages} pages) "
+                f"in {result.seconds:.2f} s")
+    if result.incremental:
+        return (f"Built {len(result.rebuilt)} of {records} (the others unchanged; "
+                f"{result.pages} pages in all) in {result.seconds:.2f} s")
     return f"Built {records}, {result.pages} pages in {result.seconds:.2f} s"
 
 

@@ -36,6 +36,30 @@ def _head(output: str) -> str:
 # --- pgm build: a rebuild that changed nothing -------------------------------------
 
 
+def test_a_build_names_the_games_it_took_off_the_site(tmp_path, monkeypatch) -> None:
+    """A record deleted, renamed or made a draft: its game leaves the site, and the
+    build says which, after a rebuild of the changed records and after a full one."""
+    make_event(tmp_path / "ev", {"r1/t1.gcg": RECORD, "r1/t2.gcg": OTHER,
+                                 "r2/t1.gcg": RECORD.replace(b"andy", b"ann")})
+    monkeypatch.chdir(tmp_path)
+    assert run("build", "ev", "-o", "site").exit_code == 0
+    (tmp_path / "ev/r1/t2.gcg").rename(tmp_path / "ev/r1/t9.gcg")
+    renamed = run("build", "ev", "-o", "site")
+    assert "1 game taken off the site (record removed, renamed or made a draft): " \
+        "ev/r1/t2.gcg" in renamed.output
+    assert _head(renamed.output).startswith("Built 1 of 3 records (the others unchanged; ")
+    (tmp_path / "ev/event.yaml").write_text("title: Club night\n"
+                                            "games:\n  r2/t1.gcg: {draft: true}\n")
+    drafted = run("build", "ev", "-o", "site")
+    assert _head(drafted.output).startswith("Built 2 records, ")  # a full build
+    assert "1 game taken off the site (record removed, renamed or made a draft): " \
+        "ev/r2/t1.gcg" in drafted.output
+    assert not (tmp_path / "site/r2").exists()
+    again = run("build", "ev", "-o", "site")
+    assert "taken off" not in again.output
+
+
+
 def test_a_rebuild_with_nothing_changed_says_so(tmp_path, monkeypatch) -> None:
     make_event(tmp_path / "ev", {"r1/t1.gcg": RECORD, "r1/t2.gcg": OTHER})
     monkeypatch.chdir(tmp_path)
@@ -48,7 +72,7 @@ def test_a_rebuild_with_nothing_changed_says_so(tmp_path, monkeypatch) -> None:
                                    "0 warning(s). Open site/index.html")
     (tmp_path / "ev/r1/t1.gcg").write_bytes(RECORD + b"#note corrected\n")
     edited = run("build", "ev", "-o", "site")
-    assert _head(edited.output).startswith("Built 2 records, ")
+    assert _head(edited.output).startswith("Built 1 of 2 records (the others unchanged; ")
 
 
 def test_a_rebuild_that_finds_a_page_missing_says_it_made_the_site_again(
