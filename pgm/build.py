@@ -48,7 +48,7 @@ from pgm.output import (
     staging_folder,
 )
 from pgm.record_inputs import in_built_site, no_records
-from pgm.site_inputs import copy_static, site_fingerprint, theme_dir
+from pgm.site_inputs import copy_static, site_fingerprint, theme_dir, why_remade
 from pgm.site_lock import writing_alone
 from pgm.state import (
     BuildState,
@@ -124,6 +124,9 @@ class BuildResult:
     """Records found, drafts too (``games`` leaves drafts out)."""
     missing: str | None = None
     """A file the site had, found missing (deleted by hand): the site was made again."""
+    remade: str = ""
+    """Why the whole site was made again when the pgm, theme or configuration it was
+    made with changed (``pgm.site_inputs.why_remade``); "" when it was not."""
     kept_configs: list[str] = field(default_factory=list)
     """The ``event.yaml`` files with errors read at their last good version (watching)."""
     incremental: bool = False
@@ -204,6 +207,8 @@ def _build(options: BuildOptions, progress: Callable[[int], Progress] | None,
     if state is not None:
         if state.site_fingerprint == site_print:
             result.missing = state.first_missing(out)
+        if state.site_fingerprint != site_print:
+            result.remade = why_remade(state.site_fingerprint, site_print)
         if state.site_fingerprint != site_print or result.missing:
             # templates, configuration or pgm changed, or a file of the site went
             # missing: render everything

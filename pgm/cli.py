@@ -196,6 +196,8 @@ def _summary(result: BuildResult, strict: bool, event_dir: Path) -> str:
              f"warning(s). Open {shown_name(str(result.out / 'index.html'))}"]
     if result.missing:
         lines.append(_made_again(result))
+    elif result.remade:
+        lines.append(f"Made the whole site again: {result.remade}")
     shown = [record for record in result.broken_games if record not in result.not_shown]
     if shown:
         lines.append("Records with errors (rendered up to the problem): " + named(shown))
@@ -322,7 +324,8 @@ def _rebuilt(outcome: BuildResult) -> str:
                 "moment") if outcome.settling else ""
     removed = (f"; taken off the site: {_first_few(outcome.removed)}"
                if outcome.removed else "")
-    missing = f"; {_made_again(outcome)}" if outcome.missing else ""
+    missing = f"; {_made_again(outcome)}" if outcome.missing else \
+        f"; made the whole site again: {outcome.remade}" if outcome.remade else ""
     configs = (f"; {_first_few(outcome.kept_configs)} has errors: built with its last good "
                "version until they are fixed") if outcome.kept_configs else ""
     return (f"{outcome.rendered_games} game(s) rebuilt{games}; {outcome.files_written} "

@@ -15,13 +15,35 @@ from pgm.file_io import read_regular
 from pgm.resources import builtin_dir
 from pgm.state import fingerprint, tree_fingerprint
 
+_SITE_PARTS = {"pgm": "pgm was upgraded", "event.yaml": "event.yaml changed",
+               "templates": "the theme or pgm's templates changed",
+               "css": "a stylesheet named by css changed"}
+"""The parts of a site's fingerprint, and how a build that made everything again because
+one of them changed says why."""
+
 
 def site_fingerprint(configs: ConfigSet, theme_files: list[tuple[str, str]]) -> str:
+    """What every page depends on beyond its record, as ``part=digest`` words, so that a
+    build that makes the whole site again can say which part changed
+    (:func:`why_remade`)."""
     css = [_inside_event(configs.root, name, "css") for name in configs.event.css]
-    return fingerprint(__version__, repr(configs.event),
-                       tree_fingerprint(_builtin_files("templates"), _builtin_files("static"),
-                                        without_editor_files(theme_files)),
-                       *(p.read_bytes() if p.is_file() else b"" for p in css))
+    parts = {
+        "pgm": fingerprint(__version__),
+        "event.yaml": fingerprint(repr(configs.event)),
+        "templates": tree_fingerprint(_builtin_files("templates"), _builtin_files("static"),
+                                      without_editor_files(theme_files)),
+        "css": fingerprint(*(p.read_bytes() if p.is_file() else b"" for p in css)),
+    }
+    return " ".join(f"{name}={digest[:16]}" for name, digest in parts.items())
+
+
+def why_remade(before: str, now: str) -> str:
+    """Why the site with fingerprint ``before`` is made again as ``now``."""
+    old = dict(word.partition("=")[::2] for word in before.split())
+    new = dict(word.partition("=")[::2] for word in now.split())
+    if old.keys() != new.keys():
+        return "the site was made by another version of pgm"
+    return ", and ".join(why for name, why in _SITE_PARTS.items() if old[name] != new[name])
 
 
 def _builtin_files(name: str) -> list[tuple[str, str]]:

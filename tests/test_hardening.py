@@ -104,12 +104,12 @@ def test_disk_full_or_permission_error_names_the_path_and_keeps_the_site(
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     written = []
 
-    def failing_writes(folder, files) -> None:
+    def failing_writes(folder, files, last_site=None) -> None:
         for name, content in files:
             written.append(folder / name)
             if len(written) > 5:
                 raise OSError(error, os.strerror(error), str(folder / name))
-            real_writes(folder, [(name, content)])
+            real_writes(folder, [(name, content)], last_site)
 
     import pgm.workers
 
