@@ -325,7 +325,8 @@ class TurnPages:
                  diagnostics_by_line: dict[int, list[Diagnostic]]) -> None:
         self._env = env
         self._game = game
-        self._context = dict(context, total=len(game.turns))
+        self._context = dict(context, total=len(game.turns), trail=Markup(env.get_template(
+            "partials/trail.html").render(game=context["game"], root=context["root"])))
         self._sheet = sheet
         self._boards = TurnBoards(boards, game.rules.layout, game.rules.distribution,
                                   Orientation(game.rules.orientation == "lettered-rows"),
@@ -347,9 +348,10 @@ class TurnPages:
         """Where the game's pages are published, when the event says (canonical links)."""
         self._label = printed(entry.label)
         self._game_values = {"root": context["root"], "total": self._context["total"],
-                             "sheet": sheet}
+                             "sheet": sheet, "trail": self._context["trail"]}
         """What the plan shared by many games leaves for each game to fill in, the
-        game's own attributes printed once for all its pages."""
+        game's own attributes printed once for all its pages, and its place in the event
+        (its division and round, as the game page's trail links them)."""
         self._game_values.update((hole, markup(printed(getattr(entry, attribute))))
                                  for attribute, hole in _GAME_HOLES.items())
 

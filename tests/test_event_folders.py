@@ -4,6 +4,7 @@ games at one table, and a subfolder's ``title`` given to each of its games alike
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 from click.testing import CliRunner
 from conftest import CORPUS, SAMPLE_GAMES
@@ -300,3 +301,22 @@ def test_the_division_is_the_folders_above_the_rounds() -> None:
     assert guess_division("players/ann/r1-ann-bob.gcg") == "players"
     assert guess_division("r01b05/input.gcg") is None
     assert guess_division("t1.gcg") is None
+
+
+def test_every_page_of_a_game_says_where_in_the_event_it_is(tmp_path) -> None:
+    """A turn page shared from an archive names its tournament and round, linked to
+    where the index lists them, as the game page does."""
+    event, result = built(tmp_path, {
+        "2016/Spring Open/Division A/Round 3/Table 2.gcg": DOUG_V_EMELY,
+        "2017/Spring Open/Division A/Round 3/Table 2.gcg": OTHER})
+    assert result.exit_code == 0, result.output
+    game = next((tmp_path / "site").glob("2016/*/*/*/*/index.html")).parent
+    for page in (game / "index.html", game / "5.html"):
+        header = page.read_text(encoding="utf-8").split("</header>")[0]
+        assert ">2016 / Spring Open / Division A</a>" in header, page
+        assert ">Round 3</a>" in header
+        index = (tmp_path / "site/index.html").read_text("utf-8")
+        hrefs = re.findall(r'href="(?:\.\./)+index\.html#([^"]+)"', header)
+        assert len(hrefs) == 2
+        for href in hrefs:
+            assert f'id="{unquote(href)}"' in index

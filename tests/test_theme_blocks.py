@@ -112,4 +112,5 @@ def test_a_theme_can_replace_the_header_and_keep_the_crumbs(tmp_path) -> None:
     result = run_build(str(_event(tmp_path, theme)), "-o", str(tmp_path / "o"), "--strict")
     assert result.exit_code == 0, result.output
     turn = (tmp_path / "o/round-1/table-1/3.html").read_text(encoding="utf-8")
-    assert '<header class="club"><nav>Club <a href="index.html">' in turn
+    assert ('<header class="club"><nav>Club <a href="../../index.html#round-1">Round 1</a> '
+            '<a href="index.html">') in turn
