@@ -285,10 +285,13 @@ class _RebuildLog:
     event.yaml key), and an error when it appears and whenever its record is saved again
     while it is there (it still needs fixing). Errors of other records, printed before,
     are counted on one line: at another table's save, the annotator's terminal is not
-    filled with them."""
+    filled with them. A saved record whose problems are all gone says so, and a build
+    that did nothing (a backup file saved beside a record) prints nothing."""
 
     def __init__(self) -> None:
         self._shown: set[str] = set()
+        self._troubled: set[str] = set()
+        """The records with problems after the last build."""
 
     def __call__(self, outcome: BuildResult | BuildError) -> None:
         stamp = time.strftime("%H:%M:%S")
@@ -308,10 +311,21 @@ class _RebuildLog:
                 continue
             click.echo(f"{stamp} {text}", err=True)
         self._shown = shown
+        troubled = {diagnostic.path for diagnostic in outcome.diagnostics}
+        for path in sorted((self._troubled - troubled) & saved):
+            click.echo(f"{stamp} {path}: fixed: no errors or warnings left", err=True)
+        self._troubled = troubled
         if unchanged:
             click.echo(f"{stamp} still {len(unchanged)} error(s) in records not changed "
                        f"since: {_first_few(sorted(set(unchanged)))}", err=True)
-        click.echo(f"{stamp} {_rebuilt(outcome)}", err=True)
+        if _did_something(outcome):
+            click.echo(f"{stamp} {_rebuilt(outcome)}", err=True)
+
+
+def _did_something(outcome: BuildResult) -> bool:
+    return bool(outcome.rebuilt or outcome.files_written or outcome.kept or
+                outcome.settling or outcome.removed or outcome.missing or outcome.remade
+                or outcome.kept_configs)
 
 
 def _rebuilt(outcome: BuildResult) -> str:

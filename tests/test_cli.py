@@ -269,6 +269,25 @@ def test_the_watch_log_prints_a_warning_when_it_appears_and_an_error_at_each_sav
                        str(broken), str(typo), str(broken), str(broken), still]
 
 
+def test_the_watch_log_confirms_a_fix_and_keeps_quiet_when_nothing_was_done(
+        tmp_path, capsys) -> None:
+    """The annotator who corrects a score sees that the warning is gone; a save of a
+    file that is no record (a backup beside it) adds no line of zeros."""
+    from pgm.build import BuildResult
+    from pgm.cli import _RebuildLog
+    from pgm.diagnostics import Diagnostic, Severity
+
+    typo = Diagnostic("ev/g.gcg", 4, Severity.WARNING, "cumulative score is 42, but 0 +24 = 24")
+    log = _RebuildLog()
+    log(BuildResult(tmp_path, rebuilt=["ev/g.gcg"], files_written=30, diagnostics=[typo]))
+    log(BuildResult(tmp_path, diagnostics=[typo]))  # a backup saved: nothing to do
+    log(BuildResult(tmp_path, rebuilt=["ev/g.gcg"], files_written=30))
+    lines = [line.split(" ", 1)[1] for line in capsys.readouterr().err.splitlines()]
+    assert lines == [str(typo), "1 game(s) rebuilt: ev/g.gcg; 30 file(s) written in 0 ms",
+                     "ev/g.gcg: fixed: no errors or warnings left",
+                     "1 game(s) rebuilt: ev/g.gcg; 30 file(s) written in 0 ms"]
+
+
 def test_a_kept_record_counts_as_saved_only_when_its_bytes_changed(tmp_path) -> None:
     """A record whose last good pages are kept is tried again at every build; the build
     says which of those were saved again (the watch log prints their errors anew)."""
