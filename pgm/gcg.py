@@ -373,7 +373,7 @@ def parse_gcg(data: bytes, path: str) -> GcgRecord:
         events=events,
         pragmas=reader.pragmas,
         pragma_lines=reader.pragma_lines,
-        description="\n".join(map(dedented, reader.descriptions)),
+        description="\n".join(dedented(part.text()) for part in reader.descriptions),
         game_notes=finished_notes(reader.game_notes),
         tile_declarations=tuple(reader.tiles),
         tile_lines=tuple(reader.tile_lines),

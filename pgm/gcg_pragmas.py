@@ -80,6 +80,23 @@ _make_event = frozen_maker(Event)
 
 
 @dataclass(slots=True)
+class OpenNote:
+    """A note (or description) being read: its continuation lines are kept as pieces and
+    joined once, when the record is read, since joining them at every line takes time
+    that grows with the square of a long note's length (80,000 lines: 10 s)."""
+
+    line: int
+    pieces: list[str]
+    kind: str = "note"
+
+    def add(self, joint: str, line: str) -> None:
+        self.pieces += (joint, line)
+
+    def text(self) -> str:
+        return "".join(self.pieces)
+
+
+@dataclass(slots=True)
 class OpenEvent:
     """An event line read, with the notes and ``#rackN`` lines that follow it so far."""
 
@@ -87,7 +104,7 @@ class OpenEvent:
     nick: str
     text: str
     fields: EventFields
-    notes: list[Note] = field(default_factory=list)
+    notes: list[OpenNote] = field(default_factory=list)
     racks_after: list[tuple[int, str, int]] = field(default_factory=list)
 
     def event(self) -> Event:
@@ -106,8 +123,8 @@ class PragmaReader:
     events: list[OpenEvent] = field(default_factory=list)
     pragmas: dict[str, str] = field(default_factory=dict)
     pragma_lines: dict[str, int] = field(default_factory=dict)
-    descriptions: list[str] = field(default_factory=list)
-    game_notes: list[Note] = field(default_factory=list)
+    descriptions: list[OpenNote] = field(default_factory=list)
+    game_notes: list[OpenNote] = field(default_factory=list)
     tiles: list[tuple[str, str]] = field(default_factory=list)
     tile_lines: list[tuple[str, int]] = field(default_factory=list)
     initial_racks: list[tuple[int, str, int]] = field(default_factory=list)
@@ -153,13 +170,12 @@ class PragmaReader:
         joint = "\n\n" if self.note_gap else "\n"
         self.note_gap = False
         if self.describing:
-            self.descriptions[-1] += joint + line
+            self.descriptions[-1].add(joint, line)
             return
         notes = self.events[-1].notes if self.events and self.events[-1].notes \
             else self.game_notes
         if notes:
-            note = notes[-1]
-            notes[-1] = Note(note.line, note.text + joint + line, note.kind)
+            notes[-1].add(joint, line)
 
     def _before_events(self, number: int, keyword: str) -> bool:
         if self.events:
@@ -204,7 +220,7 @@ class PragmaReader:
         the game page shows. The spec has a note comment on the event above it, and
         other readers (MAGPIE) refuse one with none: the warning says where such text
         goes instead."""
-        note = Note(number, value, kind)
+        note = OpenNote(number, [value], kind)
         self.note_gap = self.describing = False
         if self.events:
             self.events[-1].notes.append(note)
@@ -243,7 +259,7 @@ class PragmaReader:
 
     def _description(self, number: int, value: str) -> None:
         if self._before_events(number, "description"):
-            self.descriptions.append(value)
+            self.descriptions.append(OpenNote(number, [value], "description"))
             # its lines follow as a note's do: an introduction of a few paragraphs
             self.open_note = self.describing = True
             self.note_gap = False
@@ -277,11 +293,11 @@ def _likeness(keyword: str, known: str) -> float:
     return difflib.SequenceMatcher(None, keyword, known).ratio()
 
 
-def finished_notes(notes: list[Note]) -> tuple[Note, ...]:
+def finished_notes(notes: list[OpenNote]) -> tuple[Note, ...]:
     """Notes as read, their continuation lines joined, and each ``#comment`` as it says
     (:func:`comment_text`): the spec's own example spreads its fields over two lines."""
-    return tuple(Note(n.line, comment_text(n.text), n.kind) if n.kind == "comment"
-                 else Note(n.line, dedented(n.text), n.kind) for n in notes)
+    return tuple(Note(n.line, comment_text(n.text()), n.kind) if n.kind == "comment"
+                 else Note(n.line, dedented(n.text()), n.kind) for n in notes)
 
 
 def dedented(text: str) -> str:

@@ -468,3 +468,15 @@ def test_a_record_whose_end_was_lost_to_nul_bytes_is_read_up_to_them() -> None:
         (4, "this line holds NUL bytes: the file was most likely cut short while it was "
             "saved, and is read up to here")]
     assert len(record.events) == 1 and record.unreadable_line == 4
+
+
+def test_a_note_of_many_lines_is_read_whole() -> None:
+    """A note pasted from an engine's analysis can run to thousands of lines: its lines
+    are joined once, in order, with their paragraphs."""
+    lines = [f"line {i} of the analysis" for i in range(20_000)]
+    text = ("#player1 a A\n#player2 b B\n>a: ?AEINST 8D SATINE +70 70\n#note Analysis:\n"
+            + "\n".join(lines[:10_000]) + "\n\n" + "\n".join(lines[10_000:]) + "\n")
+    record = parse_gcg(text.encode(), "long.gcg")
+    [note] = record.events[0].notes
+    assert note.text == "Analysis:\n" + "\n".join(lines[:10_000]) + "\n\n" + \
+        "\n".join(lines[10_000:])
