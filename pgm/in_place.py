@@ -36,7 +36,15 @@ class InPlaceWrites:
         holds what this rebuild would write is no loss: a rebuild killed after putting
         its files in place, before it saved the site's state, left it (``pages``: the
         event's pages to be written, by path; a game's file is staged only if it
-        differs)."""
+        differs).
+
+        The event's files of the ``last`` build that this one no longer makes (a larger
+        site's ``sitemap-3.xml``) are noted to be removed with the games' stale files:
+        only those, which pgm made, and never a user's."""
+        from pgm.event_moves import NAME as MOVES_NAME  # written apart from ``pages``
+
+        self.stale += (path for path in last.site_files
+                       if path not in pages and path != MOVES_NAME)
         staged = {target for _temp, target in self.staged}
         made: set[str] | None = None
         for path in self.new:

@@ -7,7 +7,9 @@ and each game's pages agree (two phases, as MkDocs and Pelican build).
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
+import json
 import posixpath
 import re
 import unicodedata
@@ -104,6 +106,13 @@ class GameEntry:
         return index_anchor(self.division, self.round)
 
     @property
+    def player_rows(self) -> tuple[tuple[str, str], ...]:
+        """Each seat's name and the id of that player's row on the player index (see
+        :func:`player_anchor`), in seat order: made from the game alone, as a game page
+        is rendered without the other games."""
+        return tuple((name, player_anchor(self.division, name)) for name in self.players)
+
+    @property
     def updated_utc(self) -> str:
         """``updated`` as a live page shows it (see :func:`utc_text`)."""
         return utc_text(self.updated)
@@ -158,13 +167,84 @@ def index_anchor(division: str | None, round_name: str | None = None) -> str:
     """The id of a division's section or a round's heading on the event index, to which
     a game page's trail links: made from the names alone, as a game page is rendered
     without the other games, and so the same from build to build. The names are kept
-    as they are but for their spaces (an id has none): a slug would give ``Группа А``
-    and ``Группа Б`` one id, and ``Élite`` and ``Elite`` too. Prefixed, so that no
-    name can take an id the page uses already (``main``)."""
-    parts = ["division", *division.split()] if division else []
+    as they are but for their spaces, written ``_`` as in :func:`player_anchor` (an id
+    has none): a slug would give ``Группа А`` and ``Группа Б`` one id, and ``Élite``
+    and ``Elite`` too; ``Open A`` and ``Open-A`` keep theirs. A name that would not read
+    back gets a digest, as a player's does. Prefixed, so that no name can take an id the
+    page uses already (``main``)."""
+    parts = [f"division-{_anchor_part(division, folders=True)}"] if division else []
     if round_name is not None:
-        parts += ["round", *round_name.split()]
+        parts.append(f"round-{_anchor_part(round_name)}")
     return "-".join(parts)
+
+
+def _anchor_part(text: str, folders: bool = False) -> str:
+    """``text`` as an id holds it (:func:`_anchor_text`), with a digest when it does not
+    read back, or could be read as a division and a round (``Open-round-2``)."""
+    shown = _anchor_text(text, folders)
+    if _reads_back(text, shown, folders) and "-round-" not in shown:
+        return shown
+    return f"{shown}~{_digest(text)}"
+
+
+def _digest(*texts: str | None) -> str:
+    """8 hex digits that tell these exact names from any others."""
+    return hashlib.sha256(json.dumps(texts).encode()).hexdigest()[:8]
+
+
+PLAYER_ANCHOR_PREFIX = "player-"
+"""What every row id of the player index starts with: no other id of the page does."""
+
+
+def _anchor_text(text: str, folders: bool = False) -> str:
+    """``text`` with each run of spaces and invisible characters (controls, bidi marks,
+    zero-width spaces) as one ``_``: an id holds no space, and a fragment no control.
+    With ``folders`` (a division's name), each `` / `` between its folders is ``/``."""
+    if folders:
+        text = text.replace(" / ", "/")
+    return "".join("_" if gap else "".join(chars)
+                   for gap, chars in itertools.groupby(text, _anchor_gap))
+
+
+def _anchor_gap(char: str) -> bool:
+    return char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zs", "Zl", "Zp")
+
+
+def _reads_back(text: str, shown: str, folders: bool = False) -> bool:
+    """Whether ``text`` is what its :func:`_anchor_text` reads as, ``_`` a space and
+    (``folders``) ``/`` a `` / ``: then no other text has the same."""
+    back = shown.replace("_", " ")
+    back = back.replace("/", " / ") if folders else back
+    return back == text and "~" not in text and (folders or "/" not in text)
+
+
+@functools.lru_cache(maxsize=16_384)
+def player_anchor(division: str | None, name: str) -> str:
+    """The id of a player's row on the player index: ``player-`` and the name, after
+    the game's division and a ``/`` when it has one (``player-Ann_Lee``,
+    ``player-2016/Spring_Open/Division_A/Ann_Lee`` for the division ``2016 / Spring Open
+    / Division A``). Made from those names alone, so a game page can link to the row,
+    and a row keeps its id whatever players are added or removed (a member's bookmark
+    stays theirs). The division is in the id even when the event has one division
+    only: a second one added later then moves no row.
+
+    The names keep their letters, case and accents, in any script (``Élodie``,
+    ``Алёна``, ``李娜``), each run of spaces (or invisible characters) written ``_``:
+    ``Doug`` and ``doug``, ``Élodie`` and ``Elodie``, ``Ann-Lee`` and ``Ann Lee`` keep
+    ids of their own. A name that does not read back from its id (one holding ``_``,
+    ``~`` or ``/``, two spaces in a row, a tab, a bidi mark; a division holding ``_``,
+    ``~``, or ``/`` not between spaces) gets ``~`` and 8 hex digits of a digest of the
+    exact names after it, which no other id has. Links percent-encode the id, as they
+    do the event index's anchors (``|urlencode``)."""
+    shown = _anchor_text(name)
+    plain = _reads_back(name, shown)
+    if division is not None:
+        folders = _anchor_text(division, folders=True)
+        plain = plain and _reads_back(division, folders, folders=True)
+        shown = f"{folders}/{shown}"
+    if plain:
+        return PLAYER_ANCHOR_PREFIX + shown
+    return f"{PLAYER_ANCHOR_PREFIX}{shown}~{_digest(division, name)}"
 
 
 @dataclass(frozen=True)
@@ -269,20 +349,19 @@ def player_index(games: list[GameEntry], keep: bool = True, by_division: bool = 
     one division is not their record in another) unless not ``by_division``; with
     ``keep``, each row is kept for the next build in this process (a watch session).
     Rows are in name order, or with ``by_standing`` in the order of the standings; a
-    row's anchor is the same in both."""
+    row's anchor (:func:`player_anchor`, of its division and name) is the same in both,
+    and the same on a game page."""
     divisions: dict[str | None, dict[str, list[tuple[GameEntry, int]]]] = defaultdict(
         lambda: defaultdict(list))
     for game in games:
         for seat, name in enumerate(game.players):
             divisions[game.division if by_division else None][name].append((game, seat))
-    if len(divisions) == 1:  # one division, or none named: one list, headed by neither
-        divisions = {None: next(iter(divisions.values()))}
     player = _player if keep else _player.__wrapped__
-    numbers = itertools.count(1)
+    several = len(divisions) > 1  # else one list, headed by no division
     order: dict[str | None, tuple[object, ...]] = (
-        division_order(games) if len(divisions) > 1 else {None: ()})
-    groups = [PlayerGroup(division, tuple(
-        player(name, f"p{next(numbers)}", tuple(rows[name]))
+        division_order(games) if several else dict.fromkeys(divisions, ()))
+    groups = [PlayerGroup(division if several else None, tuple(
+        player(name, player_anchor(division, name), tuple(rows[name]))
         for name in sorted(rows, key=name_order)))
         for division, rows in sorted(divisions.items(), key=lambda item: order[item[0]])]
     if by_standing:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator
 from html import escape
@@ -79,7 +80,7 @@ def render_site_files(env: jinja2.Environment, configs: ConfigSet, entries: list
         canonical=_canonical(event.base_url, "index.html"))
     yield "live.json", live_json(entries, event.spoiler_free, keep, shown)
     if event.base_url:
-        yield "sitemap.xml", _sitemap(event.base_url, entries, keep)
+        yield from sitemaps(event.base_url, entries, keep)
 
 
 def _description(configs: ConfigSet) -> str:
@@ -168,24 +169,91 @@ def _players(common: dict[str, Any], entries: list[GameEntry], keep: bool,
                 spoiler_free=spoiler_free)
 
 
-def _sitemap(base_url: str, entries: list[GameEntry], keep: bool) -> Iterator[str]:
+SITEMAP_MAX_URLS = 50_000
+SITEMAP_MAX_BYTES = 52_428_800
+"""What one sitemap file may hold: URLs, and bytes uncompressed
+(https://www.sitemaps.org/protocol.html). Read at each build, so a test can set less."""
+
+SITEMAP_XMLNS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+_URLSET_HEAD = f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{SITEMAP_XMLNS}">\n'
+_URLSET_TAIL = "</urlset>\n"
+
+
+def sitemaps(base_url: str, entries: list[GameEntry], keep: bool = True,
+             max_urls: int | None = None, max_bytes: int | None = None
+             ) -> Iterator[tuple[str, Iterator[str]]]:
+    """``sitemap.xml`` listing every page of the site (the event's pages and each game's
+    page and turn pages); or, when they are more than one file may list (``max_urls``
+    URLs, ``max_bytes`` bytes: the protocol's limits by default), ``sitemap-1.xml``,
+    ``sitemap-2.xml``... each as full as the limits let it be, then ``sitemap.xml`` as
+    their sitemap index, written last. No game's slug holds a dot, so no game's folder
+    can take one of these names. Each file's lines are made before it is yielded, and the
+    second file's before the first is named: at most two files' worth is held."""
+    max_urls = SITEMAP_MAX_URLS if max_urls is None else max_urls
+    max_bytes = SITEMAP_MAX_BYTES if max_bytes is None else max_bytes
     base = base_url.rstrip("/")
+    files = _sitemap_files(_sitemap_lines(base, entries, keep), max_urls,
+                           max_bytes - len(_URLSET_HEAD) - len(_URLSET_TAIL))
+    first = next(files)
+    following = next(files, None)
+    if following is None:
+        yield "sitemap.xml", iter([_URLSET_HEAD, *first[0], _URLSET_TAIL])
+        return
+    listed: list[tuple[str, str]] = []
+    for lines, latest in itertools.chain([first, following], files):
+        name = f"sitemap-{len(listed) + 1}.xml"
+        listed.append((name, latest))
+        yield name, iter([_URLSET_HEAD, *lines, _URLSET_TAIL])
+    yield "sitemap.xml", _sitemap_index(base, listed)
+
+
+def _sitemap_lines(base: str, entries: list[GameEntry], keep: bool
+                   ) -> Iterator[tuple[str, str]]:
+    """Each ``<url>`` line of the site, with the time it gives (``<lastmod>``)."""
     game_urls = _game_urls if keep else _game_urls.__wrapped__
-    yield ('<?xml version="1.0" encoding="UTF-8"?>\n'
-           '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n')
     latest = max((entry.updated for entry in entries), default="")
-    yield _url(base, "index.html", latest) + _url(base, "players.html", latest)
+    for page in ("index.html", "players.html"):
+        yield _url(base, page, latest), latest
     for entry in entries:
-        yield game_urls(base, entry.slug, entry.turns, entry.updated)
-    yield "</urlset>\n"
+        for line in game_urls(base, entry.slug, entry.turns, entry.updated):
+            yield line, entry.updated
+
+
+def _sitemap_files(lines: Iterator[tuple[str, str]], max_urls: int, max_bytes: int
+                   ) -> Iterator[tuple[list[str], str]]:
+    """The lines in files of at most ``max_urls`` lines and ``max_bytes`` bytes (a line
+    longer than that alone in its file), each with its latest time; one file, empty,
+    when there are no lines."""
+    lines_now: list[str] = []
+    size, latest = 0, ""
+    for line, updated in lines:
+        length = len(line) if line.isascii() else len(line.encode("utf-8"))
+        if lines_now and (len(lines_now) >= max_urls or size + length > max_bytes):
+            yield lines_now, latest
+            lines_now, size, latest = [], 0, ""
+        lines_now.append(line)
+        size += length
+        latest = max(latest, updated)
+    yield lines_now, latest
+
+
+def _sitemap_index(base: str, files: list[tuple[str, str]]) -> Iterator[str]:
+    """A sitemap index (https://www.sitemaps.org/protocol.html#index) of the site's
+    sitemap files, each with the latest time of the pages it lists."""
+    yield (f'<?xml version="1.0" encoding="UTF-8"?>\n'
+           f'<sitemapindex xmlns="{SITEMAP_XMLNS}">\n')
+    for name, latest in files:
+        lastmod = f"<lastmod>{latest}</lastmod>" if latest else ""
+        yield f"<sitemap><loc>{escape(f'{base}/{name}', quote=False)}</loc>{lastmod}</sitemap>\n"
+    yield "</sitemapindex>\n"
 
 
 @functools.lru_cache(maxsize=65_536)
-def _game_urls(base: str, slug: str, turns: int, updated: str) -> str:
+def _game_urls(base: str, slug: str, turns: int, updated: str) -> tuple[str, ...]:
     """A game's lines of the sitemap: its page and every turn page, last changed when
     its record was (what a search engine reads to know which pages to fetch again)."""
     pages = ["index.html"] + [f"{n}.html" for n in range(1, turns + 1)]
-    return "".join(_url(base, f"{slug}/{page}", updated) for page in pages)
+    return tuple(_url(base, f"{slug}/{page}", updated) for page in pages)
 
 
 def _url(base: str, path: str, updated: str) -> str:

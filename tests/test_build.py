@@ -267,7 +267,7 @@ def test_the_player_index_is_in_standings_order_unless_spoiler_free(tmp_path) ->
     def order(out: str) -> list[str]:
         assert run_build(str(event), "-o", str(tmp_path / out)).exit_code == 0
         html = (tmp_path / out / "players.html").read_text()
-        return re.findall(r'<tr id="p\d+"><th scope="row">([^<]*)</th>', html)
+        return re.findall(r'<tr id="player-[^"]+"><th scope="row">([^<]*)</th>', html)
 
     assert order("o") == ["Noah", "andy", "jvc", "Becky", "cesar", "Peter Armstrong"]
     (event / "event.yaml").write_text("spoiler_free: true\n")
@@ -284,11 +284,14 @@ def test_the_player_index_keeps_each_divisions_records_apart(tmp_path) -> None:
     html = (tmp_path / "o/players.html").read_text()
     sections = re.findall(r"<h2 [^>]*>([^<]*)</h2>(.*?)</table>", html, re.S)
     assert [heading for heading, _ in sections] == ["Division A", "Division B"]
-    rows = {heading: re.findall(r'<tr id="(p\d+)"><th scope="row">([^<]*)</th>\s*'
+    rows = {heading: re.findall(r'<tr id="([^"]+)"><th scope="row">([^<]*)</th>\s*'
                                 r"<td>(\d+)</td><td>(\d+)</td>", table)
             for heading, table in sections}
-    assert rows == {"Division A": [("p1", "andy", "1", "0"), ("p2", "cesar", "0", "1")],
-                    "Division B": [("p3", "andy", "2", "0"), ("p4", "cesar", "0", "2")]}
+    assert rows == {
+        "Division A": [("player-Division_A/andy", "andy", "1", "0"),
+                       ("player-Division_A/cesar", "cesar", "0", "1")],
+        "Division B": [("player-Division_B/andy", "andy", "2", "0"),
+                       ("player-Division_B/cesar", "cesar", "0", "2")]}
 
 
 def test_divisions_are_listed_in_the_order_of_their_folders_then_of_their_names(

@@ -71,7 +71,7 @@ def _statuses(site) -> dict[str, dict[str, object]]:
 def _player_rows(site) -> dict[str, str]:
     """Player name -> the text of their row on the player index."""
     html = (site / "players.html").read_text()
-    rows = re.findall(r'<tr id="p\d+"><th scope="row">(.*?)</th>(.*?)</tr>', html, re.S)
+    rows = re.findall(r'<tr id="player-[^"]+"><th scope="row">(.*?)</th>(.*?)</tr>', html, re.S)
     return {name: text_of(row).strip() for name, row in rows}
 
 
