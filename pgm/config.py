@@ -48,6 +48,11 @@ class GameSettings:
     distribution: str | None = None
     board: str | None = None
     orientation: str | None = None
+    division_folders: int = 1
+    """How many folders, from the event's down and rounds' left out, name a game's
+    division when no ``division`` is set: 1 (``Open/round-1``: "Open"), or more for an
+    archive (3: ``2016/Spring Open/Division A/Round 3``: "2016 / Spring Open / Division
+    A")."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,7 @@ class EventConfig:
 _GAME_KEYS: dict[str, type] = {
     "division": str, "round": str, "table": str, "title": str, "draft": bool, "live": bool,
     "lexicon": str, "distribution": str, "board": str, "orientation": str,
+    "division_folders": int,
 }
 _EVENT_KEYS: dict[str, type] = {
     "title": str, "description": str, "base_url": str, "theme": str, "css": list,

@@ -573,18 +573,12 @@ DIVISION_JOIN = " / "
 """Between the folders that together name a division."""
 
 
-def guess_division(relative: str) -> str | None:
-    """The division: the folders above a round's folder, joined, so that an archive kept
-    as ``2016/Spring Open/Division A/Round 3/t2.gcg`` lists "2016 / Spring Open / Division
-    A" apart from the other years' and tournaments' Division A. Without a folder above
-    one that names a round (``round-1/Open/t1.gcg``, ``Open/r1-t1.gcg``), the first
-    folder that names none: a folder per player or per late game below it is no
-    division."""
-    folders = relative.split("/")[:-1]
-    first_round = next((i for i, part in enumerate(folders) if names_round(part)), None)
-    if first_round:
-        return DIVISION_JOIN.join(folders[:first_round])
-    return next((part for part in folders if not names_round(part)), None)
+def guess_division(relative: str, folders: int = 1) -> str | None:
+    """The division: the first ``folders`` folders that name no round, joined (see
+    ``GameSettings.division_folders``). One by default: a folder per day, per player or
+    for late games below a division's is no division of its own."""
+    named = [part for part in relative.split("/")[:-1] if not names_round(part)]
+    return DIVISION_JOIN.join(named[:folders]) or None
 
 
 def names_round(folder: str) -> bool:

@@ -10,11 +10,10 @@ Names are typed anew in every record: ``Doug`` in round 1 and ``doug`` in round 
 two players on the player index, each with half the record, unless pgm says so.
 
 A game is listed by its division, round and table, read from its folders and file name
-unless ``event.yaml`` says them. The folders above a round's folder name the division
-(``2022/Spring Open/round-1`` is "2022 / Spring Open"), so an archive's events are listed
-apart; where no folder above one names a round, the first folder does, and folders that
-tell two events apart may be left out of the listing (``Open/2023/table-1.gcg`` and
-``Open/2024/table-1.gcg`` are both "Open"): the games listed at one place say so.
+unless ``event.yaml`` says them: an archive of several events built as one site
+(``2022/Spring Open/round-1``, ``2022/Autumn Cup/round-1``) lists both events' round 1
+as one, the events' folder names nowhere, and adds up their results on the player index,
+unless ``division_folders`` names each division by more than its first folder.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pgm.diagnostics import Diagnostic, Severity
-from pgm.discover import guess_division, names_round, shown_name
+from pgm.discover import DIVISION_JOIN, guess_division, names_round, shown_name
 from pgm.site_model import POSITION_KINDS, GameEntry, natural_key
 from pgm.text_fold import without_accents
 
@@ -206,15 +205,28 @@ def _same_place(game: GameEntry, found: tuple[GameEntry, int], where: str,
                 "or the round in a file or folder name, or set table: or round: in "
                 "event.yaml")
     shown = " and ".join(f"'{name}'" for name in hidden)
-    why = " (with no round folder below it, the division is the first folder)" if \
+    why = " (the division is the first folder that is not a round)" if \
         game.division is not None and game.division == guess_division(shown_name(game.relative)) \
         else ""
     return (f"listed at {where}, as is {named(other.relative)}{also} from another folder: "
             f"the index leaves out folder{'s' if len(hidden) > 1 else ''} {shown}{why}, "
             "so both folders' games are listed as one event and the player index adds up "
-            f"their results; {_numbered_hint(hidden)}set division: in each folder's event.yaml "
-            f"(e.g. division: {_example(other if theirs else game, named)}), or build each "
-            "event folder as a site of its own")
+            f"their results; {_numbered_hint(hidden)}"
+            f"{_folders_hint(other if theirs else game, hidden)}set division: in each "
+            f"folder's event.yaml (e.g. division: {_example(other if theirs else game, named)}"
+            "), or build each event folder as a site of its own")
+
+
+def _folders_hint(game: GameEntry, hidden: list[str]) -> str:
+    """The ``division_folders`` that names the game's division down to the folders the
+    listing leaves out: one setting for an archive of years and tournaments, where
+    ``division:`` would take an ``event.yaml`` in each of their folders."""
+    kept = [f for f in _folders(game.relative) if not names_round(f)]
+    depth = max(kept.index(f) for f in hidden) + 1
+    if depth < 2:
+        return ""
+    return (f"set division_folders: {depth} in the event's event.yaml, to name each division "
+            f"by its first {depth} folders (\"{DIVISION_JOIN.join(kept[:depth])}\"), or ")
 
 
 _NUMBERED = re.compile(r"[^\W\d_]+[\s_-]*(\d{1,3})")

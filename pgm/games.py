@@ -214,7 +214,7 @@ def make_entry(source: Source, settings: GameSettings, kind: str, record_title: 
         result_by_seat=results(scores, over) if scores else
         fields.get("result_by_seat", ()) if over else (),
         turns=fields["turns"],
-        division=settings.division or guess_division(shown),
+        division=settings.division or guess_division(shown, settings.division_folders),
         round=settings.round or guess_round(shown),
         table=settings.table or guess_table(shown),
         updated=_modified(source),

@@ -96,7 +96,9 @@ def test_numbered_folders_pgm_cannot_read_as_rounds_get_the_round_advice(tmp_pat
     warnings = [line for line in result.output.splitlines() if ": warning: " in line]
     assert len(warnings) == 2, result.output
     assert "if 'etap-1' is a round, set round: 1 in its event.yaml (and so for the " \
-           "others); otherwise set division: in each folder's event.yaml" in warnings[0]
+           "others); otherwise set division_folders: 2 in the event's event.yaml, to name " \
+           "each division by its first 2 folders (\"Open / etap-1\"), or set division: in " \
+           "each folder's event.yaml" in warnings[0]
 
 
 def without_tile_set(record: bytes, lexicon: str | None = None) -> bytes:

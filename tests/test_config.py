@@ -416,8 +416,9 @@ def test_an_unknown_key_names_the_key_it_most_likely_meant(tmp_path) -> None:
     assert result.stdout.splitlines() == [
         f"{config}:2: warning: unknown key 'Spoiler_fre' ignored (did you mean 'spoiler_free'?)",
         f"{config}:3: warning: unknown key 'colour' ignored (known keys: allow_html, base_url, "
-        "board, css, description, distribution, division, draft, games, lang, lexicon, "
-        "live, live_poll_seconds, orientation, round, spoiler_free, table, theme, theme_dir, "
+        "board, css, description, distribution, division, division_folders, draft, games, "
+        "lang, lexicon, live, live_poll_seconds, orientation, round, spoiler_free, table, "
+        "theme, theme_dir, "
         "title)",
         f"{config}:6: warning: unknown key 'descripton' under games -> 'g.gcg' ignored: did "
         "you mean 'description'? 'description' is a setting of the whole event, given at the "

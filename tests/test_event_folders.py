@@ -47,12 +47,44 @@ def builds_clean(tmp_path, files: dict[str, str | bytes]) -> None:
 # Games listed at one place
 
 
-def test_two_events_built_as_one_site_are_listed_apart(tmp_path) -> None:
-    """A club's archive of two events (``2022/Spring Open``, ``2022/Autumn Cup``): the
-    folders above the round's name each event's division, so both events' round 1 are
-    listed apart, each under its own heading, and their players' records stay apart."""
+def test_two_events_built_as_one_site_are_warned_of_at_each_game(tmp_path) -> None:
+    """A club's archive of two events (``2022/Spring Open``, ``2022/Autumn Cup``) lists
+    both events' round 1 as one, division 2022, and the events' names nowhere."""
     event, result = built(tmp_path, {
         "event.yaml": "title: Club\n",
+        "2022/Spring Open/round-1/table-1.gcg": DOUG_V_EMELY,
+        "2022/Autumn Cup/round-1/table-1.gcg": OTHER,
+    })
+    assert result.exit_code == 0, result.output
+    spring = event / "2022/Spring Open/round-1/table-1.gcg"
+    autumn = event / "2022/Autumn Cup/round-1/table-1.gcg"
+
+    def message(game, other, folder) -> str:
+        return (f"{game}:1: warning: listed at 2022 › Round 1, table 1, as is {other} from "
+                f"another folder: the index leaves out folder '{folder}' (the division is "
+                "the first folder that is not a round), so both folders' games are listed "
+                "as one event and the player index adds up their results; set "
+                "division_folders: 2 in the event's event.yaml, to name each division by its "
+                f"first 2 folders (\"2022 / {folder}\"), or set division: in "
+                f"each folder's event.yaml (e.g. division: 2022 {folder} in "
+                f"{event / '2022' / folder / 'event.yaml'}), or build each event folder as "
+                "a site of its own")
+
+    assert warnings(result.output) == [message(autumn, spring, "Autumn Cup"),
+                                       message(spring, autumn, "Spring Open")]
+    assert "0 error(s), 2 warning(s)" in result.output
+    assert run_build(str(event), "-o", str(tmp_path / "site"), "--strict").exit_code == 1
+    # pgm check says so too, as a director runs it before the build
+    checked = CliRunner().invoke(main, ["check", str(event)])
+    assert checked.stdout.splitlines() == warnings(result.output)
+
+
+def test_division_folders_lists_an_archives_events_apart(tmp_path) -> None:
+    """The fix the warning gives for an archive: ``division_folders: 2`` names each
+    division by its first two folders, so both events' round 1 are listed apart, each
+    under its own heading, and their players' records stay apart."""
+    event, result = built(tmp_path, {
+        "event.yaml": "title: Club\ndivision_folders: 2\n",
         "2022/Spring Open/round-1/table-1.gcg": DOUG_V_EMELY,
         "2022/Autumn Cup/round-1/table-1.gcg": OTHER,
     })
@@ -79,16 +111,21 @@ def test_a_division_in_each_event_folder_lists_the_events_apart(tmp_path) -> Non
     assert division_headings(index) == ["Autumn Cup 2022", "Spring Open 2022"]
 
 
-def test_games_at_no_table_in_two_event_folders_are_listed_apart(tmp_path) -> None:
-    """Records named by their players: each event's round 1 is its own."""
+def test_games_at_no_table_in_two_event_folders_are_warned_of(tmp_path) -> None:
+    """Records named by their players: the two events' rounds are still listed as one."""
     event, result = built(tmp_path, {
         "2022/spring/round-1/ann-bob.gcg": DOUG_V_EMELY,
         "2022/autumn/round-1/carl-dan.gcg": OTHER,
         "2022/autumn/round-1/eve-fay.gcg": THIRD,
     })
-    assert warnings(result.output) == []
-    index = (tmp_path / "site/index.html").read_text(encoding="utf-8")
-    assert division_headings(index) == ["2022 / autumn", "2022 / spring"]
+    found = warnings(result.output)
+    assert [line.split(":1: ")[0] for line in found] == [
+        str(event / "2022/autumn/round-1/carl-dan.gcg"),
+        str(event / "2022/autumn/round-1/eve-fay.gcg"),
+        str(event / "2022/spring/round-1/ann-bob.gcg")]
+    assert (f"listed at 2022 › Round 1, as is {event / '2022/autumn/round-1/carl-dan.gcg'} "
+            "(and 1 other game) from another folder: the index leaves out folder 'spring' "
+            ) in found[2]
 
 
 def test_folders_below_an_event_with_no_round_folder_in_them_tell_no_events_apart(
@@ -282,24 +319,26 @@ def test_a_game_page_links_back_to_its_division_and_round_on_the_index(tmp_path)
         "elite/round-10/table-1": [("division-%C3%89lite", "Élite"),
                                    ("division-%C3%89lite-round-10", "Round 10")],
         "main/table-1": [("division-main", "main")],
-        "game/t1": [("division-%D0%93%D1%80%D1%83%D0%BF%D0%BF%D0%B0-%D0%90", "Группа А")],
-        "game/t1-2": [("division-%D0%93%D1%80%D1%83%D0%BF%D0%BF%D0%B0-%D0%91", "Группа Б")]}
+        "game/t1": [("division-%D0%93%D1%80%D1%83%D0%BF%D0%BF%D0%B0_%D0%90", "Группа А")],
+        "game/t1-2": [("division-%D0%93%D1%80%D1%83%D0%BF%D0%BF%D0%B0_%D0%91", "Группа Б")]}
     ids = re.findall(r' id="([^"]+)"', index)
     assert len(ids) == len(set(ids))
     assert {"division-Élite", "division-Élite-round-2", "division-Élite-round-10",
-            "division-main", "division-Группа-А", "division-Группа-Б"} <= set(ids)
+            "division-main", "division-Группа_А", "division-Группа_Б"} <= set(ids)
     assert '<h3 id="division-Élite-round-2">Round 2</h3>' in index
 
 
-def test_the_division_is_the_folders_above_the_rounds() -> None:
+def test_the_division_is_the_first_folders_that_name_no_round() -> None:
     from pgm.discover import guess_division
-    assert guess_division("2016/Spring Open/Division A/Round 3/t2.gcg") == \
+    archive = "2016/Spring Open/Division A/Round 3/t2.gcg"
+    assert guess_division(archive) == "2016"
+    assert guess_division(archive, 3) == "2016 / Spring Open / Division A"
+    assert guess_division("2016/Spring Open/Division A/playoff.gcg", 3) == \
         "2016 / Spring Open / Division A"
+    assert guess_division("Open/Day 1/round-1/t1.gcg") == "Open"
     assert guess_division("Open/round-1/late/t1.gcg") == "Open"
     assert guess_division("round-1/Open/t1.gcg") == "Open"
-    assert guess_division("Open/r1-t1.gcg") == "Open"
-    assert guess_division("players/ann/r1-ann-bob.gcg") == "players"
-    assert guess_division("r01b05/input.gcg") is None
+    assert guess_division("r01b05/input.gcg", 2) is None
     assert guess_division("t1.gcg") is None
 
 
@@ -307,6 +346,7 @@ def test_every_page_of_a_game_says_where_in_the_event_it_is(tmp_path) -> None:
     """A turn page shared from an archive names its tournament and round, linked to
     where the index lists them, as the game page does."""
     event, result = built(tmp_path, {
+        "event.yaml": "division_folders: 3\n",
         "2016/Spring Open/Division A/Round 3/Table 2.gcg": DOUG_V_EMELY,
         "2017/Spring Open/Division A/Round 3/Table 2.gcg": OTHER})
     assert result.exit_code == 0, result.output
@@ -320,3 +360,17 @@ def test_every_page_of_a_game_says_where_in_the_event_it_is(tmp_path) -> None:
         assert len(hrefs) == 2
         for href in hrefs:
             assert f'id="{unquote(href)}"' in index
+
+
+def test_divisions_named_alike_keep_anchors_of_their_own(tmp_path) -> None:
+    """``Open A`` and ``Open-A``: two sections, each trail leading to its own."""
+    event, result = built(tmp_path, {"Open A/round-1/t1.gcg": DOUG_V_EMELY,
+                                     "Open-A/round-1/t1.gcg": OTHER})
+    index = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    ids = re.findall(r' id="([^"]+)"', index)
+    assert len(ids) == len(set(ids))
+    for game, heading in (("t1", "Open A"), ("t1-2", "Open-A")):
+        page = (tmp_path / "site/open-a/round-1" / game / "index.html").read_text("utf-8")
+        [href] = re.findall(r'href="(?:\.\./)+index\.html#([^"]+)">' + heading + "<", page)
+        section = index.split(f'id="{unquote(href)}"')[1]
+        assert re.search(r"<h2[^>]*>([^<]*)</h2>", section).group(1) == heading
