@@ -565,8 +565,16 @@ def guess_table(relative: str) -> str | None:
     that names none leaves it to its folder: pgm.pl kept each game in a folder of its
     own (``r01b05/input.gcg``)."""
     *folders, name = relative.split("/")
-    found = _TABLE.search(name) or (_TABLE.search(folders[-1]) if folders else None)
+    found = _TABLE.search(name) or (_table_folder(folders[-1]) if folders else None)
     return f"{int(found.group(1))}{(found.group(2) or '').lower()}" if found else None
+
+
+def _table_folder(folder: str) -> re.Match[str] | None:
+    """The table a folder of its own names: one that starts with it (``table-3/``) or
+    names the round too (``r01b05/``); a division's name that ends in a letter and a
+    number (``Liga B1/``) names none."""
+    found = _TABLE.search(folder)
+    return found if found and (found.start() == 0 or names_round(folder)) else None
 
 
 DIVISION_JOIN = " / "

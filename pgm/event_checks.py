@@ -28,7 +28,7 @@ from typing import Any
 
 from pgm.diagnostics import Diagnostic, Severity
 from pgm.discover import DIVISION_JOIN, guess_division, names_round, shown_name
-from pgm.site_model import POSITION_KINDS, GameEntry, natural_key
+from pgm.site_model import POSITION_KINDS, GameEntry, natural_key, round_title
 from pgm.text_fold import without_accents
 
 
@@ -183,7 +183,7 @@ def _event_key_of(relative: str) -> tuple[str, ...]:
 
 def _place(division: str | None, round_name: str | None, table: str | None) -> str:
     """Where the index lists a game, as its headings read."""
-    where = " › ".join(filter(None, (division, f"Round {round_name}" if round_name else "")))
+    where = " › ".join(filter(None, (division, round_title(round_name) if round_name else "")))
     if table is None:
         return where
     return f"{where}, table {table}" if where else f"table {table}"

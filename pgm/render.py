@@ -29,6 +29,7 @@ from pgm.event_yaml import not_utf8_at
 from pgm.file_io import read_regular
 from pgm.fragments import fragment_global
 from pgm.resources import builtin_dir
+from pgm.site_model import round_title
 
 
 def _without_bidi_controls(value: object) -> object:
@@ -377,4 +378,5 @@ def _environment(theme: Theme, _stamp: tuple[tuple[str, float], ...]) -> jinja2.
     )
     env.globals["version"] = __version__
     env.globals["fragment"] = fragment_global(env)
+    env.filters["round_title"] = round_title
     return env

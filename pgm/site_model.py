@@ -163,6 +163,12 @@ def utc_text(iso: str) -> str:
     return f"{iso[:10]} {iso[11:19]}" if iso else ""
 
 
+def round_title(name: str) -> str:
+    """A round as headings name it: "Round 3", but a round named in words (``round:
+    Final`` in ``event.yaml``) by its own name, not "Round Final"."""
+    return f"Round {name}" if name[:1].isdigit() else name
+
+
 def index_anchor(division: str | None, round_name: str | None = None) -> str:
     """The id of a division's section or a round's heading on the event index, to which
     a game page's trail links: made from the names alone, as a game page is rendered

@@ -374,3 +374,18 @@ def test_divisions_named_alike_keep_anchors_of_their_own(tmp_path) -> None:
         [href] = re.findall(r'href="(?:\.\./)+index\.html#([^"]+)">' + heading + "<", page)
         section = index.split(f'id="{unquote(href)}"')[1]
         assert re.search(r"<h2[^>]*>([^<]*)</h2>", section).group(1) == heading
+
+
+def test_a_round_named_in_words_and_a_division_ending_in_a_number(tmp_path) -> None:
+    """``round: Final`` reads "Final", not "Round Final"; ``Liga B1/`` is a division,
+    not table 1 of each game in it, so its games are no "two games at one table"."""
+    event, result = built(tmp_path, {
+        "event.yaml": 'games:\n  "Open/final.gcg": {round: Final}\n',
+        "Open/round-1/t1.gcg": DOUG_V_EMELY, "Open/final.gcg": OTHER,
+        "Liga B1/anna-vs-ben.gcg": THIRD, "Liga B1/cat-vs-dan.gcg": FOURTH})
+    assert warnings(result.output) == []
+    index = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    assert re.findall(r"<h3[^>]*>([^<]*)</h3>", index) == ["Round 1", "Final"]
+    final = (tmp_path / "site/open/final/index.html").read_text(encoding="utf-8")
+    assert ">Final</a>" in final.split("</header>")[0]
+    assert "Round Final" not in final
