@@ -1,7 +1,10 @@
 // pgm: follow a game in progress. Polls the game's game.json (or the event's live.json)
 // with conditional requests and:
 //  - moves a viewer who is on the latest turn to the new latest turn (unless they turned
-//    "Follow new moves" off, or the keyboard's focus is on the page);
+//    "Follow new moves" off, or the keyboard's focus is on the page), and goes on doing so
+//    when the page it opens (a reload of its own, the next turn, a "latest turn" link
+//    followed) turns out to be a move behind already: a move published while that page
+//    was on its way does not make a follower a viewer who stepped back;
 //  - leaves a viewer who stepped back where they are, with a "N moves ahead" link (the
 //    moves after theirs, made before or since they came; "N plies ahead" in Gungi, whose
 //    pages count plies);
@@ -15,6 +18,15 @@
 //    which the page takes in place, keeping the viewer's focus, scroll position and
 //    open key help. The event index downloads itself to compare only when live.json's
 //    "index" (a digest of what it shows besides those) changed, not after every move;
+//  - keeps the reader's place through the pages it opens (the scroll position, and
+//    autoplay, which pgm.js keeps: it is told of each page change, "pgm:leave");
+//  - does not download a page it opened again to compare when the data polled is still
+//    what the page before polled last, and the page says it was made from it (its
+//    data-turns and data-updated);
+//  - polls at once when the page comes back (Back, a tab shown again), and not while
+//    the tab is hidden;
+//  - says so when it cannot poll ("not updating since 14:05 — connection lost") once
+//    polls have failed for two poll intervals, until one succeeds;
 //  - shows when the data last changed (changing the live region only when that time or
 //    the number of moves ahead changes), and stops once the game is over (the event
 //    index goes on looking for new games, slowly, see WAIT_MS, and its "Games in
@@ -76,7 +88,62 @@
   function setText(element, text) {
     if (element.textContent !== text) { element.textContent = text; }
   }
-  function goTo(number) { window.location.replace(number > 0 ? number + ".html" : "index.html"); }
+
+  // A follower stays one across the pages this script opens: with a second or two on the
+  // way, the page asked for may already be a move behind when it comes (a move made
+  // while a note's reload, a followed move or a "latest turn" link was on its way). What
+  // the viewer meant is kept for the tab (sessionStorage) with the address it leads to,
+  // and the page opened there goes on to the latest turn at once. A reload by hand finds
+  // nothing kept (it is taken as a page opens) and a page opened otherwise finds another
+  // address. Kept with it: the data this page last polled (its digest), which the page
+  // opened was made from or after (pages are written before game.json): while the site's
+  // game.json is still that, and the page says it was made from it (its data-turns and
+  // data-updated), the page need not download itself again to compare.
+  var CARRY = "pgm-live-follow";
+  function resolved(href) {
+    var anchor = document.createElement("a");
+    anchor.href = href;
+    return anchor.href.split("#")[0];
+  }
+  function carry(to, follow, stamp) {
+    try {
+      window.sessionStorage.setItem(CARRY, JSON.stringify(
+        {to: to, follow: follow, seen: stamp || null, at: Date.now()}));
+    } catch (error) { /* none: the page follows from the next move on */ }
+  }
+  // What the page before kept for this one: {follow, seen}.
+  function carried() {
+    var kept = null;
+    try {
+      kept = JSON.parse(window.sessionStorage.getItem(CARRY) || "null");
+      window.sessionStorage.removeItem(CARRY);
+    } catch (error) { kept = null; }
+    return kept && kept.to === address && Math.abs(Date.now() - kept.at) < 120000 ? kept
+      : {follow: false, seen: null};
+  }
+  var kept = carried();
+  // pgm.js keeps the reader's place (the scroll position, autoplay) for the page opened
+  // next: one mechanism for its own page changes and this script's.
+  function leave(to) {
+    if (typeof window.CustomEvent === "function") {
+      document.dispatchEvent(new window.CustomEvent("pgm:leave", {detail: to}));
+    }
+  }
+  // Leaves for turn ``number`` (0: the game's overview); a follower stays one there. A
+  // later turn is a page made after the data polled, not one the browser may keep
+  // from before.
+  function goTo(number) {
+    var to = resolved(number > 0 ? number + ".html" : "index.html");
+    carry(to, number > 0 && following(), number > turn ? seen : null);
+    leave(to);
+    window.location.replace(to);
+  }
+  // Reloads the page in place (its content changed); a follower stays one.
+  function reloadHere() {
+    carry(address, turn > 0 && turn === known && following() && !atWork(), seen);
+    leave(address);
+    window.location.reload();
+  }
 
   // A viewer on the latest turn is taken to each new one, unless they said not to (the
   // "Follow new moves" box, kept for the site in the browser) or are at work on the page
@@ -110,6 +177,20 @@
     status.parentNode.insertBefore(label, status.nextSibling);
   }
   if (status && turn > 0) { offerFollowing(); }
+  // A follower's page that came a move behind goes on to the latest turn.
+  if (turn > 0 && kept.follow && known > turn && following()) {
+    seen = null;
+    goTo(known);
+    return;
+  }
+  // Opening the latest turn by a link (the overview's "Latest turn", "go to live", Last,
+  // the End key) follows the game from there, even if a move lands on the way.
+  document.addEventListener("click", function (event) {
+    var chosen = event.target.closest && event.target.closest("a[href]");
+    if (chosen && known > 0 && chosen.href.split("#")[0] === resolved(known + ".html")) {
+      carry(chosen.href.split("#")[0], true, null);
+    }
+  });
   // The link is part of the status message ("3 moves ahead — go to live", "1 ply ahead
   // — go to live"): it is announced when the count changes, and left alone while it
   // does not.
@@ -315,8 +396,7 @@
   // that copy's second is answered "304 Not Modified" (see get): fetch the page first,
   // so that the copy the browser keeps is the server's, then reload.
   function reloadFresh() {
-    var reload = function () { window.location.reload(); };
-    get(address).then(reload, reload);
+    get(address).then(reloadHere, reloadHere);
   }
 
   // Each returns true when it leaves the page.
@@ -380,8 +460,26 @@
   // the last WAIT_MS (or none is there yet): a venue screen showing it gets the next
   // round's games; an archive's index stops asking.
   var WAIT_MS = 12 * 3600 * 1000;
+  // A digest of text (cyrb53, and its length): what the page keeps of the data polled,
+  // for the next page too.
+  function digest(text) {
+    var h1 = 0xdeadbeef;
+    var h2 = 0x41c6ce57;
+    for (var i = 0; i < text.length; i++) {
+      var code = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ code, 2654435761);
+      h2 = Math.imul(h2 ^ code, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (h2 >>> 0).toString(16) + (h1 >>> 0).toString(16) + ":" + text.length;
+  }
   var waiting = body.hasAttribute("data-waiting");
-  var seen = null;  // the data as last polled; null: compare the page at the next poll
+  // The data as last polled (a digest); null: compare the page at the next poll. At
+  // first, the data the page before last polled, when it opened this one (see carry):
+  // it vouches for this page while the page says it was made from that data.
+  var seen = kept.seen;
+  var vouched = !!seen;
   var same;  // live.json's "index" when the event index last matched the site's copy
   var timer = null;
   var busy = false;
@@ -406,6 +504,67 @@
     if (status && status.hidden === progressing) { status.hidden = !progressing; }
   }
 
+  // Whether the data polled (a game's) is what this page was made from, or has taken
+  // in since: the same number of turns and update time, in a game.json written with the
+  // page (pages are written before it; one written two seconds or more after the page
+  // came from a later build).
+  function madeFrom(data, modified) {
+    var written = Date.parse(modified || "");
+    return !data.games && data.turns === known &&
+      data.updated === body.getAttribute("data-updated") &&
+      (isNaN(written) || isNaN(onScreen) || written - onScreen < 2000);
+  }
+
+  // Polls that fail (the network gone, the server down) for two poll intervals are said
+  // in the status line, a live region: "not updating since 14:05 — connection lost",
+  // until one succeeds. A page left green and "In progress" would lie.
+  var answered = Date.now();  // when a poll last succeeded (or the page opened)
+  var failing = 0;  // since when polls fail; 0 while they succeed
+  var lost = null;
+  function connection(ok) {
+    if (!status) { return; }
+    if (ok) {
+      answered = Date.now();
+      failing = 0;
+      if (lost) {
+        lost.parentNode.removeChild(lost);
+        lost = null;
+        status.classList.remove("lost");
+      }
+      return;
+    }
+    failing = failing || Date.now();
+    if (lost || Date.now() - failing < 2 * every) { return; }
+    lost = document.createElement("span");
+    lost.className = "live-lost";
+    lost.textContent = " \u00b7 not updating since " + new Date(answered).toLocaleTimeString(
+      [], {hour: "2-digit", minute: "2-digit"}) + " \u2014 connection lost";
+    var after = slot && slot.parentNode === status ? slot : null;
+    status.insertBefore(lost, after ? after.nextSibling : link && link.parentNode === status
+      ? link : null);
+    status.classList.add("lost");
+  }
+
+  // The next poll, in ``delay`` ms (0: none, the game is over). A hidden tab does not
+  // poll: it looks at once when shown again, and so does a page brought back by Back
+  // or Forward (kept by the browser as it was, it may be moves behind).
+  var pace = 0;
+  function schedule(delay) {
+    pace = delay;
+    window.clearTimeout(timer);
+    timer = delay && !document.hidden ? window.setTimeout(poll, delay) : null;
+  }
+  function pollNow() { if (pace && !busy) { poll(); } }
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) {
+      window.clearTimeout(timer);
+      timer = null;
+    } else {
+      pollNow();
+    }
+  });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) { pollNow(); } });
+
   function poll() {
     window.clearTimeout(timer);
     if (busy) { again = true; return; }
@@ -413,13 +572,16 @@
     var left = false;
     var live = true;
     var progressing = true;
+    var ok = false;
     get(source).then(function (response) {
-      if (!response.ok) { return null; }
+      if (!response.ok) { throw new Error(response.status + " " + response.url); }
       var headers = [response.headers.get("Last-Modified"), response.headers.get("ETag")];
       return response.text().then(function (text) {
         var data = JSON.parse(text);
-        var stamp = JSON.stringify(headers.concat(text));
-        var changed = stamp !== seen;
+        ok = true;
+        var stamp = digest(JSON.stringify(headers.concat(text)));
+        var changed = stamp !== seen || (vouched && !madeFrom(data, headers[0]));
+        vouched = false;
         seen = stamp;
         live = data.games ? data.games.some(function (game) { return game.live; }) : data.live;
         progressing = data.games ? data.games.some(inProgress) : live;
@@ -442,20 +604,20 @@
             goTo(now.turns);
           } else if (!(now.later && takeLater(now))) {
             left = true;
-            window.location.reload();
+            reloadHere();
           }
         });
       });
     }).catch(function () { seen = null; }).then(function () {
       busy = false;
       if (left) { return; }
+      connection(ok);
       if (again) { again = false; poll(); }
-      else if (live) { timer = window.setTimeout(poll, every); }
-      else if (waiting) { timer = window.setTimeout(poll, every * 6); }
+      else { schedule(live ? every : waiting ? every * 6 : 0); }
       if (status) { status.classList.toggle("over", !progressing); }
     });
   }
   document.addEventListener("pgm:rebuilt", poll);
   offerLatest(known);
-  timer = window.setTimeout(poll, waiting ? every * 6 : every);
+  schedule(waiting ? every * 6 : every);
 }());

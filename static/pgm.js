@@ -31,6 +31,8 @@
   // stops playing. The pace chosen is kept for the tab where the browser allows, and
   // so is how far down the page was scrolled: on a phone the notes are below the board,
   // and a spectator reading them should not be thrown back to the top at every turn.
+  // pgm-live.js tells of the pages it opens (the next move followed, a reload for a new
+  // note) with a "pgm:leave" event: the place is kept for those too, and so is playing.
   var PACES = [1, 2, 3, 5, 8];
   var playing = false;
   var leaving = false;  // the next page is on its way
@@ -63,12 +65,29 @@
     window.history.replaceState(null, "", here());
     return true;
   }
-  function keepScroll() { store("pgm-play-scroll", Math.round(window.scrollY)); }
-  function restoreScroll() {
-    var kept = stored("pgm-play-scroll");
-    store("pgm-play-scroll", null);
-    if (kept > 0) { window.scrollTo(0, kept); }
+  // The reader's place, kept for the page at address ``to`` as this page leaves for it:
+  // the scroll position and the pace playing at (0: not playing). Taken as a page opens,
+  // by that page only, so that a reload by hand or a page opened otherwise starts anew.
+  var PLACE = "pgm-place";
+  function keepPlace(to, playingAt) {
+    try {
+      window.sessionStorage.setItem(PLACE, JSON.stringify(
+        {to: to.split("#")[0], y: Math.round(window.scrollY), play: playingAt, at: Date.now()}));
+    } catch (error) { /* none */ }
   }
+  function forgetPlace() {
+    try { window.sessionStorage.removeItem(PLACE); } catch (error) { /* none */ }
+  }
+  function takePlace() {
+    var kept = null;
+    try { kept = JSON.parse(window.sessionStorage.getItem(PLACE) || "null"); } catch (error) {
+      return null;
+    }
+    forgetPlace();
+    return kept && kept.to === here() && Math.abs(Date.now() - kept.at) < 120000 ? kept : null;
+  }
+  var place = takePlace();
+  if (place && place.y > 0) { window.scrollTo(0, place.y); }
   function showPlaying() {
     var label = playing ? "Pause" : link("ArrowRight") ? "Play through the game"
       : "Play the game from the start";
@@ -80,7 +99,7 @@
   }
   function go(href) {
     leaving = true;
-    keepScroll();
+    keepPlace(href, 0);  // the address says to play
     window.location.assign(href + "#play-" + pace);
   }
   function step() {
@@ -94,6 +113,7 @@
   function setPlaying(on) {
     if (!on && leaving) {  // a pause wins over the next page on its way
       window.stop();
+      forgetPlace();
       leaving = false;
     }
     playing = on && !!link("ArrowRight");
@@ -130,17 +150,25 @@
     return nav.parentNode.insertBefore(line, nav.nextSibling);
   }
   function stopPlaying() { if (playing) { setPlaying(false); } }
-  // Leaving by hand (a key, a swipe) stops playing.
+  // Leaving by hand (a key, a swipe) stops playing. The link is clicked, as a pointer
+  // would: pgm-live.js learns so that the End key opened the latest turn.
   function follow(chosen) {
     stopPlaying();
-    window.location.href = chosen.href;
+    chosen.click();
   }
+  document.addEventListener("pgm:leave", function (event) {
+    if (typeof event.detail === "string") { keepPlace(event.detail, playing ? pace : 0); }
+  });
   if (playable && (link("ArrowRight") || link("Home"))) {
     play = button("play-toggle", "Play through the game", "\u25b6\ufe0e");
     paceLine = makePaceLine();
     play.addEventListener("click", togglePlaying);
     var opened = asked();
-    if (opened) { restoreScroll(); }  // the last turn too, where playing stops
+    // pgm-live.js reloaded the page (a note came) or took it on while it played.
+    if (!opened && place && PACES.indexOf(place.play) >= 0) {
+      pace = place.play;
+      opened = true;
+    }
     setPlaying(opened);
     // A keyboard or screen reader user finds the pause where the play was.
     if (playing) { play.focus({preventScroll: true}); }

@@ -213,11 +213,15 @@ def test_open_pages_show_notes_corrections_and_titles(tmp_path) -> None:
         assert back.url.endswith("board-1/3.html")
         shows(index, "tr[data-game] .turns", "6")
 
-        # The event renamed in event.yaml: the index shows the new title.
+        # The event renamed in event.yaml: the index shows the new title; a turn page
+        # polls its game.json, which a title leaves as it was: the follower sees the new
+        # title from the next move on.
         save("event.yaml", b"title: Club night, final round\nlive_poll_seconds: 1\n")
         shows(index, "h1", "Club night, final round")
-        shows(live, "header.site", "Club night, final round")
         assert live.url.endswith("board-1/6.html") and back.url.endswith("board-1/3.html")
+        save("board-1.gcg", prefix(7))
+        live.wait_for_url(re.compile(r"board-1/7\.html$"), timeout=WAIT_MS)
+        shows(live, "header.site", "Club night, final round")
 
 
 def test_pgm_serve_shows_a_note_on_the_open_turn_and_a_new_title(tmp_path) -> None:
