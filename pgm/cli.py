@@ -286,12 +286,14 @@ class _RebuildLog:
     while it is there (it still needs fixing). Errors of other records, printed before,
     are counted on one line: at another table's save, the annotator's terminal is not
     filled with them. A saved record whose problems are all gone says so, and a build
-    that did nothing (a backup file saved beside a record) prints nothing."""
+    that did nothing (a backup file saved beside a record) prints nothing, but for the
+    first: it says the watch is ready."""
 
     def __init__(self) -> None:
         self._shown: set[str] = set()
         self._troubled: set[str] = set()
         """The records with problems after the last build."""
+        self._started = False
 
     def __call__(self, outcome: BuildResult | BuildError) -> None:
         stamp = time.strftime("%H:%M:%S")
@@ -318,8 +320,9 @@ class _RebuildLog:
         if unchanged:
             click.echo(f"{stamp} still {len(unchanged)} error(s) in records not changed "
                        f"since: {_first_few(sorted(set(unchanged)))}", err=True)
-        if _did_something(outcome):
+        if _did_something(outcome) or not self._started:
             click.echo(f"{stamp} {_rebuilt(outcome)}", err=True)
+        self._started = True
 
 
 def _did_something(outcome: BuildResult) -> bool:

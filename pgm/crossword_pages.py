@@ -3,7 +3,6 @@ pgm.crossword_turns), the record itself, ``game.json`` and ``moves.csv``."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +14,7 @@ from pgm.crossword_model import CrosswordGame
 from pgm.crossword_report import game_report
 from pgm.crossword_turns import TurnPages
 from pgm.crossword_view import score_chart, score_sheet
-from pgm.diagnostics import Diagnostic
+from pgm.diagnostics import shown_by_line
 from pgm.event_checks import gcg_moves_digest
 from pgm.export import moves_csv
 from pgm.fragments import kept
@@ -45,9 +44,7 @@ def render_crossword_game(env: jinja2.Environment, entry: GameEntry, game: Cross
                           record: bytes, common: dict[str, Any]
                           ) -> Iterator[tuple[str, str | bytes]]:
     """Yield (file name inside the game folder, content) for every file of the game."""
-    by_line: dict[int, list[Diagnostic]] = defaultdict(list)
-    for diagnostic in game.diagnostics:
-        by_line[diagnostic.line].append(diagnostic)
+    by_line = shown_by_line(game.diagnostics)
     sheet = score_sheet(game, by_line)
     allow_html = common["event"].allow_html
     base = dict(common, game=entry, sheet=sheet, spoiler_free=common["event"].spoiler_free,

@@ -326,7 +326,7 @@ class TurnPages:
         self._env = env
         self._game = game
         self._context = dict(context, total=len(game.turns), trail=Markup(env.get_template(
-            "partials/trail.html").render(game=context["game"], root=context["root"])))
+            "partials/trail.html").render(context)))
         self._sheet = sheet
         self._boards = TurnBoards(boards, game.rules.layout, game.rules.distribution,
                                   Orientation(game.rules.orientation == "lettered-rows"),

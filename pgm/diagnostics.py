@@ -7,7 +7,8 @@ that one broken record is reported precisely while everything else keeps working
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 
@@ -63,7 +64,20 @@ class Diagnostic:
         }
         if self.column is not None:
             data["column"] = self.column
+        if not self.on_pages:
+            data["on_pages"] = False  # about the file, not the game: pages leave it out
         return data
+
+
+def shown_by_line(diagnostics: Iterable[Diagnostic]) -> dict[int, list[Diagnostic]]:
+    """The problems a game's pages show, by line: those of the game, not of how its
+    file is written (``Diagnostic.on_pages``), so that no turn is flagged for a problem
+    its page does not list."""
+    by_line: dict[int, list[Diagnostic]] = defaultdict(list)
+    for diagnostic in diagnostics:
+        if diagnostic.on_pages:
+            by_line[diagnostic.line].append(diagnostic)
+    return by_line
 
 
 class DiagnosticSink:

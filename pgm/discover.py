@@ -570,11 +570,14 @@ def guess_table(relative: str) -> str | None:
 
 
 def _table_folder(folder: str) -> re.Match[str] | None:
-    """The table a folder of its own names: one that starts with it (``table-3/``) or
-    names the round too (``r01b05/``); a division's name that ends in a letter and a
-    number (``Liga B1/``) names none."""
+    """The table a folder of its own names: one that starts with the word written out
+    (``table-3/``, ``Board 5/``) or names the round too (``r01b05/``); a division's name
+    of a letter and a number (``B1/``, ``Liga B1/``) names none."""
     found = _TABLE.search(folder)
-    return found if found and (found.start() == 0 or names_round(folder)) else None
+    if found is None:
+        return None
+    spelt_out = found.start() == 0 and len(folder[:found.start(1)].rstrip(" _#-")) > 1
+    return found if spelt_out or names_round(folder) else None
 
 
 DIVISION_JOIN = " / "

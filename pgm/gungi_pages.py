@@ -238,7 +238,7 @@ def problems_by_ply(game: GungiReplay) -> Problems:
     found: list[list[Diagnostic]] = [[] for _ in starts]
     for diagnostic in game.diagnostics:
         index = bisect_right(starts, (diagnostic.line, diagnostic.column or 0)) - 1
-        if index >= 0:
+        if index >= 0 and diagnostic.on_pages:
             found[index].append(diagnostic)
     return tuple(tuple(items) for items in found)
 

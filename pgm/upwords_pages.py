@@ -10,14 +10,13 @@ the board as UBF, the format Upwords tools exchange boards in.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
 import jinja2
 
 from pgm.crossword import scores_added_up
-from pgm.diagnostics import Diagnostic
+from pgm.diagnostics import Diagnostic, shown_by_line
 from pgm.event_checks import gcg_moves_digest
 from pgm.export import moves_csv
 from pgm.markdown import render_markdown
@@ -56,9 +55,7 @@ def render_upwords_game(env: jinja2.Environment, entry: GameEntry, game: Upwords
                         record: bytes, common: dict[str, Any]
                         ) -> Iterator[tuple[str, str | bytes]]:
     """Yield (file name inside the game folder, content) for every file of the game."""
-    by_line: dict[int, list[Diagnostic]] = defaultdict(list)
-    for diagnostic in game.diagnostics:
-        by_line[diagnostic.line].append(diagnostic)
+    by_line = shown_by_line(game.diagnostics)
     allow_html = common["event"].allow_html
     base = dict(common, game=entry, sheet=score_sheet(game, by_line),
                 spoiler_free=common["event"].spoiler_free, record_name=RECORD_NAME,

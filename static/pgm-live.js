@@ -515,9 +515,10 @@
       (isNaN(written) || isNaN(onScreen) || written - onScreen < 2000);
   }
 
-  // Polls that fail (the network gone, the server down) for two poll intervals are said
-  // in the status line, a live region: "not updating since 14:05 — connection lost",
-  // until one succeeds. A page left green and "In progress" would lie.
+  // Polls that fail (the network gone, the server down or failing with a 5xx) for two
+  // poll intervals are said in the status line, a live region: "not updating since
+  // 14:05 — connection lost", until one succeeds. A page left green and "In progress"
+  // would lie.
   var answered = Date.now();  // when a poll last succeeded (or the page opened)
   var failing = 0;  // since when polls fail; 0 while they succeed
   var lost = null;
@@ -573,7 +574,9 @@
     var live = true;
     var progressing = true;
     var ok = false;
+    var reached = false;  // the server answered: a 404 (the game taken off) is no lost line
     get(source).then(function (response) {
+      reached = response.status < 500;
       if (!response.ok) { throw new Error(response.status + " " + response.url); }
       var headers = [response.headers.get("Last-Modified"), response.headers.get("ETag")];
       return response.text().then(function (text) {
@@ -611,7 +614,7 @@
     }).catch(function () { seen = null; }).then(function () {
       busy = false;
       if (left) { return; }
-      connection(ok);
+      connection(ok || reached);
       if (again) { again = false; poll(); }
       else { schedule(live ? every : waiting ? every * 6 : 0); }
       if (status) { status.classList.toggle("over", !progressing); }

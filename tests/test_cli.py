@@ -279,11 +279,13 @@ def test_the_watch_log_confirms_a_fix_and_keeps_quiet_when_nothing_was_done(
 
     typo = Diagnostic("ev/g.gcg", 4, Severity.WARNING, "cumulative score is 42, but 0 +24 = 24")
     log = _RebuildLog()
+    log(BuildResult(tmp_path))  # the first build, of a site up to date: the watch is ready
     log(BuildResult(tmp_path, rebuilt=["ev/g.gcg"], files_written=30, diagnostics=[typo]))
     log(BuildResult(tmp_path, diagnostics=[typo]))  # a backup saved: nothing to do
     log(BuildResult(tmp_path, rebuilt=["ev/g.gcg"], files_written=30))
     lines = [line.split(" ", 1)[1] for line in capsys.readouterr().err.splitlines()]
-    assert lines == [str(typo), "1 game(s) rebuilt: ev/g.gcg; 30 file(s) written in 0 ms",
+    assert lines == ["0 game(s) rebuilt; 0 file(s) written in 0 ms",
+                     str(typo), "1 game(s) rebuilt: ev/g.gcg; 30 file(s) written in 0 ms",
                      "ev/g.gcg: fixed: no errors or warnings left",
                      "1 game(s) rebuilt: ev/g.gcg; 30 file(s) written in 0 ms"]
 

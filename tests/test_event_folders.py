@@ -382,7 +382,8 @@ def test_a_round_named_in_words_and_a_division_ending_in_a_number(tmp_path) -> N
     event, result = built(tmp_path, {
         "event.yaml": 'games:\n  "Open/final.gcg": {round: Final}\n',
         "Open/round-1/t1.gcg": DOUG_V_EMELY, "Open/final.gcg": OTHER,
-        "Liga B1/anna-vs-ben.gcg": THIRD, "Liga B1/cat-vs-dan.gcg": FOURTH})
+        "Liga B1/anna-vs-ben.gcg": THIRD, "Liga B1/cat-vs-dan.gcg": FOURTH,
+        "B2/anna-vs-ben.gcg": FIFTH, "B2/cat-vs-dan.gcg": SIXTH})
     assert warnings(result.output) == []
     index = (tmp_path / "site/index.html").read_text(encoding="utf-8")
     assert re.findall(r"<h3[^>]*>([^<]*)</h3>", index) == ["Round 1", "Final"]

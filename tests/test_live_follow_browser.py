@@ -247,3 +247,16 @@ def test_polls_that_fail_are_said_until_one_succeeds(browser, tmp_path) -> None:
         assert "lost" not in (status.get_attribute("class") or "")
         save("board-1.gcg", prefix(6))
         page.wait_for_url(re.compile(r"board-1/6\.html$"), timeout=WAIT_MS)
+
+
+def test_a_game_taken_off_the_site_is_no_lost_connection(browser, tmp_path) -> None:
+    """``game.json`` answering 404 (the record renamed or made a draft): the server is
+    there, so the status line does not blame the connection; a 5xx does."""
+    event_site(tmp_path, prefix(5))
+    with serve(tmp_path / "site") as url, open_page(browser) as page, watched(page):
+        page.goto(url + "board-1/5.html")
+        page.route("**/game.json", lambda route: route.fulfill(status=404, body="gone"))
+        page.wait_for_timeout(4500)  # two poll intervals and more
+        assert "connection lost" not in page.locator("#live-status").inner_text()
+        page.route("**/game.json", lambda route: route.fulfill(status=503, body="down"))
+        shows(page, "#live-status", "connection lost")

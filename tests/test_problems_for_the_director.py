@@ -70,3 +70,22 @@ def test_the_site_state_keeps_who_a_problem_is_for() -> None:
                       table="1", diagnostics=(file_problem, game_problem))
     again = _entry_from_json(json.loads(json.dumps(_entry_json(entry))))
     assert again.diagnostics == (file_problem, game_problem)
+
+
+def test_no_turn_is_flagged_for_a_problem_its_page_leaves_out(tmp_path) -> None:
+    """A move line in Latin-1 in a record declared UTF-8: a warning about the file, so
+    the score sheet flags no turn for it, and game.json marks it as about the file."""
+    lines = RECORD.replace(b"andy", "Zoë".encode()).split(b"\n")
+    moves = [i for i, line in enumerate(lines) if line.startswith(">Zoë:".encode())]
+    lines[moves[2]] = lines[moves[2]].decode().encode("latin-1")
+    make_event(tmp_path / "ev", {"r1/t1.gcg": b"#character-encoding UTF-8\n"
+                                 + b"\n".join(lines)})
+    result = CliRunner().invoke(main, ["build", str(tmp_path / "ev"), "-o",
+                                       str(tmp_path / "site")])
+    assert "not UTF-8" in result.output or "ISO-8859-1" in result.output, result.output
+    game = tmp_path / "site/r1/t1"
+    assert 'class="flagged"' not in (game / "index.html").read_text("utf-8")
+    assert "flagged" not in (game / "index.html").read_text("utf-8")
+    report = json.loads((game / "game.json").read_text("utf-8"))
+    assert report["diagnostics"] and all(d.get("on_pages") is False
+                                         for d in report["diagnostics"])
