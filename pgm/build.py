@@ -207,7 +207,7 @@ def _build(options: BuildOptions, progress: Callable[[int], Progress] | None,
     if state is not None:
         if state.site_fingerprint == site_print:
             result.missing = state.first_missing(out)
-        if state.site_fingerprint != site_print:
+        else:
             result.remade = why_remade(state.site_fingerprint, site_print)
         if state.site_fingerprint != site_print or result.missing:
             # templates, configuration or pgm changed, or a file of the site went

@@ -404,11 +404,12 @@ def keep_times_if_unchanged(stage: Path, last_site: Path, relatives: Iterable[st
     ``event.yaml``) makes every file anew, mostly as it was: rsync, ``s3 sync`` and FTP
     mirror tools, which send a file whose time changed, then send only what did."""
     for relative in relatives:
-        path = stage / relative
+        path, old = stage / relative, last_site / relative
         with contextlib.suppress(OSError):
-            if not path.is_file() or path.is_symlink():
+            if not path.is_file() or path.is_symlink() or \
+                    path.stat().st_size != old.stat().st_size:  # read only a likely twin
                 continue
-            times = _times_if_holding(os.fspath(last_site / relative), path.read_bytes())
+            times = _times_if_holding(os.fspath(old), path.read_bytes())
             if times is not None:
                 os.utime(path, ns=times)
 

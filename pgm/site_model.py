@@ -163,10 +163,13 @@ def utc_text(iso: str) -> str:
     return f"{iso[:10]} {iso[11:19]}" if iso else ""
 
 
-def round_title(name: str) -> str:
-    """A round as headings name it: "Round 3", but a round named in words (``round:
-    Final`` in ``event.yaml``) by its own name, not "Round Final"."""
-    return f"Round {name}" if name[:1].isdigit() else name
+def round_title(name: str, short: bool = False) -> str:
+    """A round as headings name it: "Round 3" ("R3" ``short``, as a player's list of
+    games does), but a round named in words (``round: Final`` in ``event.yaml``) by its
+    own name, not "Round Final"."""
+    if not name[:1].isdigit():
+        return name
+    return f"R{name}" if short else f"Round {name}"
 
 
 def index_anchor(division: str | None, round_name: str | None = None) -> str:
